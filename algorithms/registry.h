@@ -1,0 +1,42 @@
+// Named collective algorithms: name -> factory(topology view, placement, root, bytes) ->
+// Schedule. Topology-aware algorithms read the topology and placement; others ignore them.
+#pragma once
+
+#include "algorithms/schedule.h"
+#include "network/placement.h"
+#include "network/topology.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bcastsim::algorithms {
+
+struct collective_request {
+  const network::topology* topo = nullptr;
+  const network::placement* place = nullptr;
+  uint32_t num_ranks = 0;
+  uint32_t root = 0;
+  uint64_t bytes = 0;
+};
+
+using factory = std::function<schedule(const collective_request&)>;
+
+struct algorithm_info {
+  std::string name;
+  std::vector<std::string> aliases;
+  std::string description;
+  factory make;
+};
+
+// Every algorithm bcastsim knows, in registration order.
+const std::vector<algorithm_info>& algorithms();
+// Finds by name or alias; throws std::invalid_argument listing the allowed names.
+const algorithm_info& find_algorithm(const std::string& name);
+
+// MPICH binomial tree broadcast (FACTS §7): relative rank r = (rank - root) mod p; receive
+// the whole buffer from rank - lowbit(r); then for mask = lowbit(r)/2 ... 1 send it to
+// rank + mask when r + mask < p. Registered as "binomial", alias "tree".
+schedule binomial_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes);
+
+}  // namespace bcastsim::algorithms

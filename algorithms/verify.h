@@ -1,0 +1,25 @@
+// Checks a Schedule without SystemC: sends and receives match (by source, destination and
+// tag, in order, with equal offset and size); the dependency graph completes (no deadlock
+// under MPI matching with eager sends); every non-root rank receives every byte of the
+// buffer exactly once and the root receives none.
+#pragma once
+
+#include "algorithms/schedule.h"
+
+#include <string>
+#include <vector>
+
+namespace bcastsim::algorithms {
+
+struct verify_result {
+  bool ok = true;
+  std::vector<std::string> errors;  // first few problems, human-readable, naming ranks/ops
+  uint64_t messages = 0;            // matched send/recv pairs
+  // Longest chain of dependent message steps: a send is one step after its deps, a recv
+  // completes in its send's step (or after its own deps), compute adds no step.
+  uint32_t rounds = 0;
+};
+
+verify_result verify_broadcast(const schedule& s);
+
+}  // namespace bcastsim::algorithms

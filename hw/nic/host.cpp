@@ -1,0 +1,160 @@
+#include "hw/nic/host.h"
+
+#include <cmath>
+#include <ostream>
+#include <sstream>
+
+namespace bcastsim::hw {
+
+using algorithms::op_kind;
+using sc_core::sc_time;
+
+host::host(const sc_core::sc_module_name& name, uint32_t rank,
+           const algorithms::rank_program& program, const host_params& params, host_nic& nic,
+           const network::placement& place, collective_progress& progress)
+    : sc_core::sc_module(name),
+      m_rank(rank),
+      m_program(program),
+      m_params(params),
+      m_nic(nic),
+      m_place(place),
+      m_progress(progress),
+      m_agenda(m_wakeup) {
+  nic.set_client(this);
+  const size_t n = program.ops.size();
+  m_deps_left.resize(n);
+  m_dependents.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    m_deps_left[i] = static_cast<uint32_t>(program.ops[i].deps.size());
+    for (uint32_t d : program.ops[i].deps) m_dependents[d].push_back(static_cast<uint32_t>(i));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (m_deps_left[i] == 0) m_agenda.push(sc_core::SC_ZERO_TIME, action{action_kind::start, static_cast<uint32_t>(i)});
+  }
+  m_stats.declare("cpu_busy_ps", "ps", "host CPU time spent in MPI overheads and compute", cpu_busy_ps);
+  m_stats.declare("ops_completed", "ops", "schedule operations completed", ops_completed);
+  SC_METHOD(on_wakeup);
+  sensitive << m_wakeup;
+  dont_initialize();
+}
+
+sc_time host::use_cpu(double ns) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time start = m_cpu_free > now ? m_cpu_free : now;
+  const sc_time cost = sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(ns * 1000.0)));
+  m_cpu_free = start + cost;
+  cpu_busy_ps += cost.value();
+  return m_cpu_free;
+}
+
+void host::start(uint32_t i) {
+  const algorithms::op& o = m_program.ops[i];
+  switch (o.kind) {
+    case op_kind::send: {
+      if (m_rank == m_progress.root && !m_progress.started) {
+        m_progress.started = true;
+        m_progress.first_send = sc_core::sc_time_stamp();
+      }
+      m_agenda.push(use_cpu(m_params.send_overhead_ns), action{action_kind::complete, i});
+      break;
+    }
+    case op_kind::recv:
+      m_posted.push_back(i);
+      try_match();
+      break;
+    case op_kind::compute:
+      m_agenda.push(use_cpu(static_cast<double>(o.compute_ns)), action{action_kind::complete, i});
+      break;
+  }
+}
+
+void host::complete(uint32_t i) {
+  const algorithms::op& o = m_program.ops[i];
+  if (o.kind == op_kind::send) {
+    message m;
+    m.dst = m_place.terminal_of(o.peer);
+    m.bytes = o.bytes;
+    m.buf_offset = o.offset;
+    m.tag = o.tag;
+    m_nic.send_message(m);
+  }
+  ++m_completed;
+  ++ops_completed;
+  for (uint32_t d : m_dependents[i]) {
+    if (--m_deps_left[d] == 0) start(d);
+  }
+}
+
+void host::on_message(network::terminal_id src, uint32_t tag, uint64_t offset, uint64_t bytes) {
+  const uint32_t src_rank = m_place.rank_of(src);
+  if (src_rank == network::invalid_id) {
+    m_progress.errors.push_back(std::string(name()) + ": message from a terminal outside the job");
+    return;
+  }
+  note_received(offset, bytes);
+  m_unexpected.push_back(arrived{src_rank, tag, offset, bytes});
+  try_match();
+  m_agenda.arm();
+}
+
+void host::note_received(uint64_t offset, uint64_t bytes) {
+  (void)offset;
+  m_received_bytes += bytes;
+  if (m_rank != m_progress.root && !m_progress.done[m_rank] && m_received_bytes >= m_progress.bytes) {
+    m_progress.done[m_rank] = true;
+    m_progress.rank_done[m_rank] = sc_core::sc_time_stamp();
+    ++m_progress.ranks_done;
+  }
+}
+
+void host::try_match() {
+  // MPI matching: the first posted receive takes the first arrived message of its (source, tag).
+  for (size_t pi = 0; pi < m_posted.size();) {
+    const algorithms::op& o = m_program.ops[m_posted[pi]];
+    size_t ui = 0;
+    while (ui < m_unexpected.size() && !(m_unexpected[ui].src_rank == o.peer && m_unexpected[ui].tag == o.tag)) ++ui;
+    if (ui == m_unexpected.size()) {
+      ++pi;
+      continue;
+    }
+    const arrived a = m_unexpected[ui];
+    m_unexpected.erase(m_unexpected.begin() + static_cast<std::ptrdiff_t>(ui));
+    if (a.offset != o.offset || a.bytes != o.bytes) {
+      std::ostringstream os;
+      os << name() << ": receive from rank " << o.peer << " tag " << o.tag << " expected bytes ["
+         << o.offset << ", +" << o.bytes << ") but got [" << a.offset << ", +" << a.bytes << ")";
+      m_progress.errors.push_back(os.str());
+    }
+    const uint32_t op = m_posted[pi];
+    m_posted.erase(m_posted.begin() + static_cast<std::ptrdiff_t>(pi));
+    m_agenda.push(use_cpu(m_params.recv_overhead_ns), action{action_kind::complete, op});
+  }
+}
+
+void host::on_wakeup() {
+  const sc_time now = sc_core::sc_time_stamp();
+  while (m_agenda.due(now)) {
+    const action a = m_agenda.pop();
+    if (a.kind == action_kind::start) {
+      start(a.op);
+    } else {
+      complete(a.op);
+    }
+  }
+  m_agenda.arm();
+}
+
+bool host::describe_stall(std::ostream& os) const {
+  if (finished()) return false;
+  os << "  " << name() << " (rank " << m_rank << "): " << m_completed << "/"
+     << m_program.ops.size() << " ops done";
+  for (uint32_t op : m_posted) {
+    const algorithms::op& o = m_program.ops[op];
+    os << "; op " << op << " waits for a message from rank " << o.peer << " tag " << o.tag;
+    break;
+  }
+  os << "\n";
+  return true;
+}
+
+}  // namespace bcastsim::hw

@@ -1,0 +1,100 @@
+// The host of one rank: executes the rank's Schedule with MPI-like semantics and costs.
+//   send     the CPU spends send_overhead_ns, then hands the message to the NIC; the send
+//            completes then (eager protocol).
+//   recv     matched by (source rank, tag) in order against arrived messages; completes
+//            recv_overhead_ns of CPU after both the receive is posted and the message is in.
+//   compute  the CPU is busy for the given time.
+// One CPU per host: overheads and computation are serialised. The rank holds the data when
+// the last byte it was owed has arrived at its NIC.
+#pragma once
+
+#include "algorithms/schedule.h"
+#include "hw/nic/host_nic.h"
+#include "network/placement.h"
+#include "tlm/statistics.h"
+#include "tlm/timed_queue.h"
+
+#include <iosfwd>
+#include <string>
+#include <systemc>
+#include <vector>
+
+namespace bcastsim::hw {
+
+struct host_params {
+  double send_overhead_ns = 300.0;
+  double recv_overhead_ns = 300.0;
+};
+
+// Shared by the hosts of one collective: when it started and when each rank finished.
+struct collective_progress {
+  uint64_t bytes = 0;
+  uint32_t root = 0;
+  bool started = false;
+  sc_core::sc_time first_send;              // the root's first send call
+  std::vector<sc_core::sc_time> rank_done;  // [rank]: holds every byte
+  std::vector<bool> done;                   // [rank]
+  uint32_t ranks_done = 0;
+  std::vector<std::string> errors;          // broken invariants (exit 1)
+};
+
+class host final : public sc_core::sc_module, public nic_client {
+ public:
+  host(const sc_core::sc_module_name& name, uint32_t rank, const algorithms::rank_program& program,
+       const host_params& params, host_nic& nic, const network::placement& place,
+       collective_progress& progress);
+  SC_HAS_PROCESS(host);
+
+  void on_message(network::terminal_id src, uint32_t tag, uint64_t buf_offset,
+                  uint64_t bytes) override;
+
+  bool finished() const { return m_completed == m_program.ops.size(); }
+  uint64_t received_bytes() const { return m_received_bytes; }
+  bool describe_stall(std::ostream& os) const;
+
+  // Statistics.
+  tlm_net::counter cpu_busy_ps;
+  tlm_net::counter ops_completed;
+  const tlm_net::stat_group& stats() const { return m_stats; }
+
+ private:
+  enum class action_kind : uint8_t { start, complete };
+  struct action {
+    action_kind kind;
+    uint32_t op;
+  };
+  struct arrived {
+    uint32_t src_rank;
+    uint32_t tag;
+    uint64_t offset;
+    uint64_t bytes;
+  };
+
+  void on_wakeup();
+  void start(uint32_t op);
+  void complete(uint32_t op);
+  sc_core::sc_time use_cpu(double ns);
+  void try_match();
+  void note_received(uint64_t offset, uint64_t bytes);
+
+  uint32_t m_rank;
+  const algorithms::rank_program& m_program;
+  host_params m_params;
+  host_nic& m_nic;
+  const network::placement& m_place;
+  collective_progress& m_progress;
+
+  std::vector<uint32_t> m_deps_left;                // [op]
+  std::vector<std::vector<uint32_t>> m_dependents;  // [op]
+  std::vector<uint32_t> m_posted;                   // recv ops posted, not matched, in order
+  std::vector<arrived> m_unexpected;                // messages in, not matched, in order
+  uint64_t m_completed = 0;
+  uint64_t m_received_bytes = 0;
+  sc_core::sc_time m_cpu_free;
+
+  sc_core::sc_event m_wakeup;
+  tlm_net::timed_queue<action> m_agenda;
+  tlm_net::stat_group m_stats;
+};
+
+}  // namespace bcastsim::hw

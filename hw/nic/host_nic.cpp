@@ -1,0 +1,214 @@
+#include "hw/nic/host_nic.h"
+
+#include <ostream>
+
+namespace bcastsim::hw {
+
+using sc_core::sc_time;
+using tlm_net::packet;
+
+struct host_nic::trace_mirror {
+  tlm_net::trace_window window;
+  uint32_t queued_messages = 0;
+  uint32_t inject_credit_bytes = 0;  // VC 0
+  uint32_t eject_bytes = 0;          // all VCs
+  uint64_t injected = 0;
+  uint64_t delivered = 0;
+  bool link_busy = false;
+};
+
+host_nic::host_nic(const sc_core::sc_module_name& name, network::terminal_id terminal,
+                   const nic_params& params, tlm_net::packet_pool& pool,
+                   const network::routing_policy& routing)
+    : sc_core::sc_module(name),
+      out("out"),
+      in("in"),
+      m_terminal(terminal),
+      m_params(params),
+      m_pool(pool),
+      m_routing(routing),
+      m_credits(params.vcs, params.inject_buffer_bytes),
+      m_eject_bytes(params.vcs, 0),
+      m_agenda(m_wakeup) {
+  m_fw.bind_owner(this, 0);
+  m_bw.bind_owner(this, 0);
+  in.bind(m_fw);
+  out.bind(m_bw);
+  m_stats.declare("packets_injected", "packets", "packets injected", packets_injected);
+  m_stats.declare("packets_delivered", "packets", "packets delivered here", packets_delivered);
+  m_stats.declare("messages_sent", "messages", "messages injected", messages_sent);
+  m_stats.declare("messages_received", "messages", "messages reassembled", messages_received);
+  m_stats.declare("latency_ps", "ps", "packet latency: head leaves the source NIC -> tail here",
+                  latency_ps);
+  m_stats.declare("routers", "routers", "routers traversed per delivered packet", routers);
+  SC_METHOD(on_wakeup);
+  sensitive << m_wakeup;
+  dont_initialize();
+}
+
+host_nic::~host_nic() = default;
+
+void host_nic::send_message(const message& m) {
+  outgoing o;
+  o.msg = m;
+  o.id = m_next_msg_id++;
+  const uint64_t n = m.bytes == 0 ? 1 : (m.bytes + m_params.packet_bytes - 1) / m_params.packet_bytes;
+  o.count = static_cast<uint32_t>(n);
+  o.queued = sc_core::sc_time_stamp();
+  m_queue.push(o);
+  m_agenda.push(sc_core::sc_time_stamp(), action{});
+}
+
+void host_nic::inject() {
+  const sc_time now = sc_core::sc_time_stamp();
+  while (!m_queue.empty() && m_link_free <= now) {
+    outgoing& o = m_queue.front();
+    const uint64_t offset = uint64_t{o.next_index} * m_params.packet_bytes;
+    const uint64_t left = o.msg.bytes - offset;
+    const uint32_t size = static_cast<uint32_t>(left < m_params.packet_bytes ? left : m_params.packet_bytes);
+    const uint32_t wire = size == 0 ? 1 : size;  // a zero-byte message still sends a packet
+    const uint8_t vc = 0;
+    if (m_credits[vc] < wire) return;  // a credit return will wake us
+    packet* p = m_pool.acquire();
+    p->src = m_terminal;
+    p->dst = o.msg.dst;
+    p->kind = tlm_net::packet_kind::data;
+    p->vc = vc;
+    p->size_bytes = wire;
+    p->msg_id = o.id;
+    p->tag = o.msg.tag;
+    p->collective_id = o.msg.collective_id;
+    p->msg_bytes = o.msg.bytes;
+    p->buf_offset = o.msg.buf_offset;
+    p->index = o.next_index;
+    p->count = o.count;
+    p->created = o.queued;
+    p->injected = now;
+    p->tail_time = now;  // the payload is in host memory already
+    m_routing.init_state(m_terminal, o.msg.dst, p->route);
+    m_credits[vc] -= wire;
+    ++packets_injected;
+    if (p->index == 0) ++messages_sent;
+    if (++o.next_index == o.count) m_queue.pop();
+
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_time t = sc_core::SC_ZERO_TIME;
+    out->nb_transport_fw(*p, ph, t);
+    m_link_free = now + t;
+    m_agenda.push(m_link_free, action{});
+  }
+}
+
+tlm::tlm_sync_enum host_nic::nb_transport_fw(uint32_t, packet& p, tlm::tlm_phase& ph, sc_time& t) {
+  if (ph != tlm::BEGIN_REQ || p.vc >= m_params.vcs) {
+    SC_REPORT_ERROR(name(), "unexpected phase or VC on the ejection port");
+    return tlm::TLM_COMPLETED;
+  }
+  if (p.dst != m_terminal) SC_REPORT_ERROR(name(), "packet delivered to the wrong terminal");
+  m_eject_bytes[p.vc] += p.size_bytes;
+  if (m_eject_bytes[p.vc] > m_params.eject_buffer_bytes) {
+    SC_REPORT_ERROR(name(), "credit protocol violated: eject buffer overflow");
+  }
+  (void)t;
+  action a;
+  a.kind = action_kind::deliver;
+  a.pkt = &p;
+  m_agenda.push(p.tail_time, a);  // consumed when the tail is in
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum host_nic::nb_transport_bw(uint32_t, packet& p, tlm::tlm_phase& ph, sc_time& t) {
+  if (ph != tlm_net::CREDIT) {
+    SC_REPORT_ERROR(name(), "unexpected phase on the injection port");
+    return tlm::TLM_COMPLETED;
+  }
+  action a;
+  a.kind = action_kind::credit;
+  a.vc = p.vc;
+  a.bytes = p.size_bytes;
+  m_agenda.push(sc_core::sc_time_stamp() + t, a);
+  return tlm::TLM_ACCEPTED;
+}
+
+void host_nic::deliver(packet* p) {
+  const sc_time now = sc_core::sc_time_stamp();
+  m_eject_bytes[p->vc] -= p->size_bytes;
+  m_credit_token.vc = p->vc;
+  m_credit_token.size_bytes = p->size_bytes;
+  tlm::tlm_phase cph = tlm_net::CREDIT;
+  sc_time ct = sc_core::SC_ZERO_TIME;
+  in->nb_transport_bw(m_credit_token, cph, ct);
+
+  ++packets_delivered;
+  latency_ps.sample(static_cast<double>((now - p->injected).value()));
+  routers.sample(p->routers);
+
+  // Reassembly: packets of one message may arrive in any order.
+  const uint64_t payload = p->msg_bytes == 0 ? 0 : p->size_bytes;
+  size_t k = 0;
+  while (k < m_partial.size() && !(m_partial[k].src == p->src && m_partial[k].msg_id == p->msg_id)) ++k;
+  if (k == m_partial.size()) m_partial.push_back(partial{p->src, p->msg_id, 0});
+  m_partial[k].received += payload;
+  const bool complete = m_partial[k].received == p->msg_bytes;
+  const network::terminal_id src = p->src;
+  const uint32_t tag = p->tag;
+  const uint64_t offset = p->buf_offset;
+  const uint64_t bytes = p->msg_bytes;
+  m_pool.release(p);
+  if (complete) {
+    m_partial[k] = m_partial.back();
+    m_partial.pop_back();
+    ++messages_received;
+    if (m_client) m_client->on_message(src, tag, offset, bytes);
+  }
+}
+
+void host_nic::on_wakeup() {
+  const sc_time now = sc_core::sc_time_stamp();
+  while (m_agenda.due(now)) {
+    const action a = m_agenda.pop();
+    if (a.kind == action_kind::deliver) {
+      deliver(a.pkt);
+    } else if (a.kind == action_kind::credit) {
+      m_credits[a.vc] += a.bytes;
+    }
+  }
+  inject();
+  m_agenda.arm();
+  if (m_trace) sample_trace();
+}
+
+bool host_nic::describe_stall(std::ostream& os) const {
+  if (idle()) return false;
+  os << "  " << name() << ": " << m_queue.size() << " messages waiting to inject (VC 0 credits "
+     << m_credits[0] << "/" << m_params.inject_buffer_bytes << " bytes), " << m_partial.size()
+     << " messages partly received\n";
+  return true;
+}
+
+void host_nic::trace(const tlm_net::trace_window& window, const std::string& prefix) {
+  m_trace = std::make_unique<trace_mirror>();
+  m_trace->window = window;
+  m_trace->inject_credit_bytes = m_credits[0];
+  sc_core::sc_trace(window.file, m_trace->queued_messages, prefix + ".inject.queued_messages");
+  sc_core::sc_trace(window.file, m_trace->inject_credit_bytes, prefix + ".inject.vc0.credit_bytes");
+  sc_core::sc_trace(window.file, m_trace->link_busy, prefix + ".inject.busy");
+  sc_core::sc_trace(window.file, m_trace->injected, prefix + ".packets_injected");
+  sc_core::sc_trace(window.file, m_trace->eject_bytes, prefix + ".eject.occupancy_bytes");
+  sc_core::sc_trace(window.file, m_trace->delivered, prefix + ".packets_delivered");
+}
+
+void host_nic::sample_trace() {
+  const sc_time now = sc_core::sc_time_stamp();
+  if (!m_trace->window.active(now)) return;
+  m_trace->queued_messages = m_queue.size();
+  m_trace->inject_credit_bytes = m_credits[0];
+  m_trace->link_busy = m_link_free > now;
+  m_trace->injected = packets_injected.value;
+  uint32_t held = 0;
+  for (uint32_t b : m_eject_bytes) held += b;
+  m_trace->eject_bytes = held;
+  m_trace->delivered = packets_delivered.value;
+}
+
+}  // namespace bcastsim::hw

@@ -1,0 +1,264 @@
+#include "hw/router/router.h"
+
+#include <ostream>
+#include <sstream>
+
+namespace bcastsim::hw {
+
+using sc_core::sc_time;
+using tlm_net::packet;
+
+struct router::trace_mirror {
+  tlm_net::trace_window window;
+  std::vector<uint32_t> occupancy;  // [port * vcs + vc]
+  std::vector<uint32_t> credits;    // [port * vcs + vc]
+  std::unique_ptr<bool[]> busy;     // [port]
+  uint64_t packets = 0;
+};
+
+router::router(const sc_core::sc_module_name& name, network::router_id id,
+               const network::topology& topo, const network::routing_policy& routing,
+               const router_params& params)
+    : sc_core::sc_module(name),
+      in("in", topo.radix(id)),
+      out("out", topo.radix(id)),
+      m_id(id),
+      m_topo(topo),
+      m_routing(routing),
+      m_params(params),
+      m_radix(topo.radix(id)),
+      m_vcs(params.vcs),
+      m_agenda(m_wakeup) {
+  m_period = sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5));
+  m_pipeline = m_period * params.delay_cycles;
+  m_fw.reset(new tlm_net::tagged_fw<router>[m_radix]);
+  m_bw.reset(new tlm_net::tagged_bw<router>[m_radix]);
+  m_inputs.resize(m_radix);
+  m_in_vcs.resize(size_t{m_radix} * m_vcs);
+  m_outputs.resize(m_radix);
+  m_credits.resize(size_t{m_radix} * m_vcs, 0);
+  m_credit_tokens.resize(m_radix);
+  for (uint32_t port = 0; port < m_radix; ++port) {
+    m_fw[port].bind_owner(this, port);
+    m_bw[port].bind_owner(this, port);
+    in[port].bind(m_fw[port]);
+    out[port].bind(m_bw[port]);
+    const network::port_info& info = topo.port(id, port);
+    m_inputs[port].cls = info.cls;
+    if (info.peer_kind == network::port_info::kind::unused) continue;
+    // Peers of a class share the buffer size of that class (terminal: the NIC's eject buffer).
+    const uint32_t cap = params.vc_buffer_bytes[static_cast<int>(info.cls)];
+    m_outputs[port].capacity_bytes = cap;
+    m_outputs[port].requests.reserve(m_radix);
+    for (uint32_t vc = 0; vc < m_vcs; ++vc) credits(port, vc) = cap;
+  }
+  m_requested_outputs.reserve(m_radix);
+  m_stats.declare("packets", "packets", "packets switched", packets);
+  m_stats.declare("wait_ps", "ps", "time from a packet being routed to its grant (input VC wait)",
+                  wait_ps);
+
+  SC_METHOD(on_wakeup);
+  sensitive << m_wakeup;
+  dont_initialize();
+}
+
+router::~router() = default;
+
+sc_time router::pipeline_done(const sc_time& arrival) const {
+  // Align to the next clock edge, then run the pipeline.
+  const sc_dt::uint64 period = m_period.value();
+  const sc_dt::uint64 edge = (arrival.value() + period - 1) / period * period;
+  return sc_time::from_value(edge) + m_pipeline;
+}
+
+tlm::tlm_sync_enum router::nb_transport_fw(uint32_t port, packet& p, tlm::tlm_phase& ph,
+                                           sc_time& t) {
+  if (ph != tlm::BEGIN_REQ || p.vc >= m_vcs) {
+    SC_REPORT_ERROR(name(), "unexpected phase or VC on an input port");
+    return tlm::TLM_COMPLETED;
+  }
+  input_vc& q = ivc(port, p.vc);
+  const uint32_t cap = m_params.vc_buffer_bytes[static_cast<int>(m_inputs[port].cls)];
+  if (q.occupancy_bytes + p.size_bytes > cap) {
+    SC_REPORT_ERROR(name(), "credit protocol violated: input VC buffer overflow");
+  }
+  q.occupancy_bytes += p.size_bytes;
+  ++m_buffered;
+  action a;
+  a.kind = action_kind::arrive;
+  a.port = static_cast<uint16_t>(port);
+  a.pkt = &p;
+  m_agenda.push(pipeline_done(sc_core::sc_time_stamp() + t), a);
+  return tlm::TLM_ACCEPTED;
+}
+
+tlm::tlm_sync_enum router::nb_transport_bw(uint32_t port, packet& p, tlm::tlm_phase& ph,
+                                           sc_time& t) {
+  if (ph != tlm_net::CREDIT) {
+    SC_REPORT_ERROR(name(), "unexpected phase on the backward path");
+    return tlm::TLM_COMPLETED;
+  }
+  action a;
+  a.kind = action_kind::credit;
+  a.port = static_cast<uint16_t>(port);
+  a.vc = p.vc;
+  a.bytes = p.size_bytes;
+  m_agenda.push(sc_core::sc_time_stamp() + t, a);
+  return tlm::TLM_ACCEPTED;
+}
+
+uint32_t router::output_occupancy_bytes(network::port_id port) const {
+  uint32_t used = 0;
+  for (uint32_t vc = 0; vc < m_vcs; ++vc) used += m_outputs[port].capacity_bytes - credits(port, vc);
+  return used;
+}
+
+void router::on_wakeup() {
+  const sc_time now = sc_core::sc_time_stamp();
+  while (m_agenda.due(now)) {
+    const action a = m_agenda.pop();
+    switch (a.kind) {
+      case action_kind::arrive: {
+        packet* p = a.pkt;
+        ++p->routers;
+        const network::route_decision d = m_routing.route(m_id, p->dst, p->route, this);
+        p->next_port = static_cast<uint16_t>(d.port);
+        p->next_vc = d.vc;
+        p->hop_ready = now;
+        ivc(a.port, p->vc).fifo.push(p);
+        ++m_inputs[a.port].ready;
+        break;
+      }
+      case action_kind::credit:
+        credits(a.port, a.vc) += a.bytes;
+        break;
+      case action_kind::wake:
+        break;
+    }
+  }
+  allocate();
+  m_agenda.arm();
+  if (m_trace) sample_trace();
+}
+
+void router::allocate() {
+  const sc_time now = sc_core::sc_time_stamp();
+  // Input stage: each free input picks one eligible VC, round-robin from its pointer.
+  for (uint32_t i = 0; i < m_radix; ++i) {
+    input_port& ip = m_inputs[i];
+    ip.pick = -1;
+    if (ip.ready == 0 || ip.busy_until > now) continue;
+    for (uint32_t k = 0; k < m_vcs; ++k) {
+      const uint32_t vc = (ip.rr + k) % m_vcs;
+      input_vc& q = ivc(i, vc);
+      if (q.fifo.empty()) continue;
+      const packet* head = q.fifo.front();
+      const output_port& op = m_outputs[head->next_port];
+      if (op.busy_until > now || credits(head->next_port, head->next_vc) < head->size_bytes) continue;
+      ip.pick = static_cast<int32_t>(vc);
+      if (op.requests.empty()) m_requested_outputs.push_back(head->next_port);
+      m_outputs[head->next_port].requests.push_back(i);
+      break;
+    }
+  }
+  // Output stage: each requested output grants the requesting input nearest its pointer.
+  for (uint32_t o : m_requested_outputs) {
+    output_port& op = m_outputs[o];
+    uint32_t best = op.requests.front();
+    uint32_t best_dist = (best + m_radix - op.rr) % m_radix;
+    for (uint32_t i : op.requests) {
+      const uint32_t dist = (i + m_radix - op.rr) % m_radix;
+      if (dist < best_dist) best = i, best_dist = dist;
+    }
+    op.requests.clear();
+    grant(best, static_cast<uint32_t>(m_inputs[best].pick), o);
+  }
+  m_requested_outputs.clear();
+}
+
+void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
+  const sc_time now = sc_core::sc_time_stamp();
+  input_vc& q = ivc(in_port, vc);
+  packet* p = q.fifo.pop();
+  input_port& ip = m_inputs[in_port];
+  output_port& op = m_outputs[out_port];
+  --ip.ready;
+  --m_buffered;
+  q.occupancy_bytes -= p->size_bytes;
+  ip.rr = (vc + 1) % m_vcs;
+  op.rr = (in_port + 1) % m_radix;
+  ++packets;
+  wait_ps.sample(static_cast<double>((now - p->hop_ready).value()));
+
+  const uint32_t bytes = p->size_bytes;
+  credits(out_port, p->next_vc) -= bytes;
+  p->vc = p->next_vc;
+  tlm::tlm_phase ph = tlm::BEGIN_REQ;
+  sc_time t = sc_core::SC_ZERO_TIME;
+  out[out_port]->nb_transport_fw(*p, ph, t);  // p now belongs downstream
+  op.busy_until = now + t;
+  ip.busy_until = now + t;
+
+  // The input buffer frees when the tail has left, at now + t.
+  packet& token = m_credit_tokens[in_port];
+  token.vc = static_cast<uint8_t>(vc);
+  token.size_bytes = bytes;
+  tlm::tlm_phase cph = tlm_net::CREDIT;
+  sc_time ct = t;
+  in[in_port]->nb_transport_bw(token, cph, ct);
+
+  action wake;
+  m_agenda.push(now + t, wake);
+}
+
+bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
+  uint32_t lines = 0;
+  for (uint32_t i = 0; i < m_radix; ++i) {
+    for (uint32_t vc = 0; vc < m_vcs; ++vc) {
+      const input_vc& q = ivc(i, vc);
+      if (q.occupancy_bytes == 0) continue;
+      if (lines++ >= max_lines) return true;
+      os << "  " << name() << " input port " << i << " ("
+         << network::to_string(m_inputs[i].cls) << ") VC " << vc << ": " << q.fifo.size()
+         << " packets routed, " << q.occupancy_bytes << " bytes buffered";
+      if (!q.fifo.empty()) {
+        const packet* h = q.fifo.front();
+        os << "; head " << *h << " waits for output port " << h->next_port << " VC "
+           << unsigned(h->next_vc) << " with " << credits(h->next_port, h->next_vc) << "/"
+           << m_outputs[h->next_port].capacity_bytes << " credit bytes";
+      }
+      os << "\n";
+    }
+  }
+  return lines > 0;
+}
+
+void router::trace(const tlm_net::trace_window& window, const std::string& prefix) {
+  m_trace = std::make_unique<trace_mirror>();
+  m_trace->window = window;
+  m_trace->occupancy.assign(m_in_vcs.size(), 0);
+  m_trace->credits = m_credits;
+  m_trace->busy.reset(new bool[m_radix]());
+  for (uint32_t i = 0; i < m_radix; ++i) {
+    if (m_topo.port(m_id, i).peer_kind == network::port_info::kind::unused) continue;
+    const std::string port = prefix + ".port" + std::to_string(i);
+    sc_core::sc_trace(window.file, m_trace->busy[i], port + ".out.busy");
+    for (uint32_t vc = 0; vc < m_vcs; ++vc) {
+      const std::string v = ".vc" + std::to_string(vc);
+      sc_core::sc_trace(window.file, m_trace->occupancy[i * m_vcs + vc], port + ".in" + v + ".occupancy_bytes");
+      sc_core::sc_trace(window.file, m_trace->credits[i * m_vcs + vc], port + ".out" + v + ".credit_bytes");
+    }
+  }
+  sc_core::sc_trace(window.file, m_trace->packets, prefix + ".packets");
+}
+
+void router::sample_trace() {
+  if (!m_trace->window.active(sc_core::sc_time_stamp())) return;
+  for (size_t k = 0; k < m_in_vcs.size(); ++k) m_trace->occupancy[k] = m_in_vcs[k].occupancy_bytes;
+  m_trace->credits = m_credits;  // same size: assigned in place, traced addresses stay valid
+  const sc_time now = sc_core::sc_time_stamp();
+  for (uint32_t i = 0; i < m_radix; ++i) m_trace->busy[i] = m_outputs[i].busy_until > now;
+  m_trace->packets = packets.value;
+}
+
+}  // namespace bcastsim::hw

@@ -1,0 +1,141 @@
+// An input-queued router with virtual channels and credit flow control, virtual cut-through
+// at packet granularity. It knows no topology: it asks a routing policy for (port, VC).
+//
+// Code flow of one packet (see hw/router/README.md):
+//   in[i].nb_transport_fw   head flit arrives; the packet already owns buffer space (the
+//                           upstream sender spent credits), so it is only accounted here
+//   agenda ARRIVE           after the pipeline (delay_cycles, aligned to the clock edge) the
+//                           routing policy picks (out port, out VC); the packet joins the
+//                           FIFO of its input VC
+//   allocate()              separable allocation: every free input picks one VC round-robin
+//                           among heads whose output is free and has credits for the whole
+//                           packet; every output grants one requesting input round-robin
+//   out[o].nb_transport_fw  the link serialises it; its answer says when the output and the
+//                           input crossbar port free up; the input buffer's credit goes
+//                           upstream (in[i].nb_transport_bw) for that moment
+#pragma once
+
+#include "network/routing.h"
+#include "tlm/packet.h"
+#include "tlm/ring.h"
+#include "tlm/statistics.h"
+#include "tlm/timed_queue.h"
+#include "tlm/trace_window.h"
+
+#include <array>
+#include <iosfwd>
+#include <memory>
+#include <systemc>
+#include <vector>
+
+namespace bcastsim::hw {
+
+struct router_params {
+  uint32_t vcs = 3;                 // VCs on every port
+  uint32_t delay_cycles = 50;       // routing + allocation + crossbar pipeline
+  double clock_mhz = 1000.0;
+  // Input VC buffer per link class (terminal, local, global), in bytes.
+  std::array<uint32_t, network::num_link_classes> vc_buffer_bytes{16384, 16384, 32768};
+};
+
+class router final : public sc_core::sc_module, public network::port_occupancy_view {
+ public:
+  sc_core::sc_vector<tlm_net::target_socket> in;      // [port], from upstream links
+  sc_core::sc_vector<tlm_net::initiator_socket> out;  // [port], into downstream links
+
+  router(const sc_core::sc_module_name& name, network::router_id id,
+         const network::topology& topo, const network::routing_policy& routing,
+         const router_params& params);
+  ~router() override;
+  SC_HAS_PROCESS(router);
+
+  network::router_id id() const { return m_id; }
+  uint32_t radix() const { return m_radix; }
+
+  // Transport (called through the tagged adapters).
+  tlm::tlm_sync_enum nb_transport_fw(uint32_t port, tlm_net::packet& p, tlm::tlm_phase& ph,
+                                     sc_core::sc_time& t);
+  tlm::tlm_sync_enum nb_transport_bw(uint32_t port, tlm_net::packet& p, tlm::tlm_phase& ph,
+                                     sc_core::sc_time& t);
+
+  // port_occupancy_view: bytes spent from the output's credits (queued downstream or in
+  // flight), for adaptive routing policies.
+  uint32_t output_occupancy_bytes(network::port_id port) const override;
+
+  // Packets buffered in the router (arrived, not yet sent on).
+  uint64_t buffered_packets() const { return m_buffered; }
+  // Writes what is stuck (port, VC, head packet, wanted output, credits); false if empty.
+  bool describe_stall(std::ostream& os, uint32_t max_lines) const;
+
+  // Waveforms: registers this router's signals under `prefix`.
+  void trace(const tlm_net::trace_window& window, const std::string& prefix);
+
+  // Statistics.
+  tlm_net::counter packets;
+  tlm_net::accumulator wait_ps;  // routed -> granted
+  const tlm_net::stat_group& stats() const { return m_stats; }
+
+ private:
+  enum class action_kind : uint8_t { arrive, credit, wake };
+  struct action {
+    action_kind kind = action_kind::wake;
+    uint8_t vc = 0;
+    uint16_t port = 0;
+    uint32_t bytes = 0;
+    tlm_net::packet* pkt = nullptr;
+  };
+  struct input_vc {
+    tlm_net::ring<tlm_net::packet*> fifo;
+    uint32_t occupancy_bytes = 0;  // including packets still in the pipeline
+  };
+  struct input_port {
+    network::link_class cls = network::link_class::local;
+    sc_core::sc_time busy_until;
+    uint32_t rr = 0;  // next VC to favour
+    uint32_t ready = 0;  // packets in the FIFOs
+    int32_t pick = -1;   // VC picked in this allocation round
+  };
+  struct output_port {
+    sc_core::sc_time busy_until;
+    uint32_t rr = 0;  // next input to favour
+    uint32_t capacity_bytes = 0;  // downstream VC buffer size
+    std::vector<uint32_t> requests;  // inputs that picked this output this round
+  };
+  struct trace_mirror;
+
+  void on_wakeup();
+  void allocate();
+  void grant(uint32_t in_port, uint32_t vc, uint32_t out_port);
+  sc_core::sc_time pipeline_done(const sc_core::sc_time& arrival) const;
+  input_vc& ivc(uint32_t port, uint32_t vc) { return m_in_vcs[port * m_vcs + vc]; }
+  const input_vc& ivc(uint32_t port, uint32_t vc) const { return m_in_vcs[port * m_vcs + vc]; }
+  uint32_t& credits(uint32_t port, uint32_t vc) { return m_credits[port * m_vcs + vc]; }
+  uint32_t credits(uint32_t port, uint32_t vc) const { return m_credits[port * m_vcs + vc]; }
+  void sample_trace();
+
+  network::router_id m_id;
+  const network::topology& m_topo;
+  const network::routing_policy& m_routing;
+  router_params m_params;
+  uint32_t m_radix;
+  uint32_t m_vcs;
+  sc_core::sc_time m_period;
+  sc_core::sc_time m_pipeline;
+
+  std::unique_ptr<tlm_net::tagged_fw<router>[]> m_fw;  // interfaces are not copyable
+  std::unique_ptr<tlm_net::tagged_bw<router>[]> m_bw;
+  std::vector<input_port> m_inputs;
+  std::vector<input_vc> m_in_vcs;     // [port * vcs + vc]
+  std::vector<output_port> m_outputs;
+  std::vector<uint32_t> m_credits;    // [port * vcs + vc], bytes free downstream
+  std::vector<uint32_t> m_requested_outputs;  // outputs with requests this round
+  std::vector<tlm_net::packet> m_credit_tokens;  // [port]: payload of credit returns
+  uint64_t m_buffered = 0;
+
+  sc_core::sc_event m_wakeup;
+  tlm_net::timed_queue<action> m_agenda;
+  tlm_net::stat_group m_stats;
+  std::unique_ptr<trace_mirror> m_trace;
+};
+
+}  // namespace bcastsim::hw

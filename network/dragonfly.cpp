@@ -1,0 +1,151 @@
+#include "network/dragonfly.h"
+
+#include <cassert>
+#include <cstdint>
+#include <string>
+
+namespace bcastsim::network {
+
+const char* to_string(global_arrangement a) {
+  switch (a) {
+    case global_arrangement::absolute:
+      return "absolute";
+    case global_arrangement::relative:
+      return "relative";
+  }
+  return "unknown";
+}
+
+namespace {
+
+void require_nonzero(uint32_t value, const char* name, const char* meaning) {
+  if (value == 0) {
+    const std::string key = std::string("topology.") + name;
+    throw topology_error(key, key + " = 0 is out of range: a dragonfly needs at least 1 " +
+                                  meaning + ", so it must be >= 1");
+  }
+}
+
+// Which group global-port index `idx` (0..g-2) of group `grp` reaches (FACTS §1.2, SST
+// pymerlin getGlobalLink). Both arrangements map idx onto the g-1 other groups one to one.
+group_id arranged_group(global_arrangement arr, uint32_t idx, group_id grp, uint32_t g) {
+  if (arr == global_arrangement::absolute) return idx >= grp ? idx + 1 : idx;
+  return (idx + grp + 1) % g;
+}
+
+}  // namespace
+
+dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
+  require_nonzero(params.a, "a", "router per group");
+  require_nonzero(params.p, "p", "terminal per router");
+  require_nonzero(params.h, "h", "global port per router");
+  const uint32_t a = params.a;
+  const uint32_t p = params.p;
+  const uint32_t h = params.h;
+  // 64-bit so a huge a*h reports a range error instead of wrapping.
+  const uint64_t ports_per_group = uint64_t{a} * h;
+  const uint64_t max_g = ports_per_group + 1;
+  const uint64_t g = params.g == 0 ? max_g : params.g;
+  if (g < 2 || g > max_g) {
+    throw topology_error(
+        "topology.g",
+        "topology.g = " + std::to_string(g) +
+            " is out of range: a dragonfly with a=" + std::to_string(a) +
+            ", h=" + std::to_string(h) + " has a*h = " + std::to_string(ports_per_group) +
+            " global ports per group, so g must be in [2, " + std::to_string(max_g) + "]");
+  }
+  // Checked step by step so no product can wrap 64 bits.
+  if (g > invalid_id || g * a > invalid_id || g * a * p > invalid_id ||
+      p + a - 1 + uint64_t{h} > invalid_id) {
+    throw topology_error("topology.g", "topology.g = " + std::to_string(g) +
+                                           " makes more routers or terminals than 32-bit ids hold");
+  }
+  m_g = static_cast<uint32_t>(g);
+  m_a = a;
+  m_params.g = m_g;  // report the effective size, not the "0 = maximum" shorthand
+  m_links_per_pair = static_cast<uint32_t>(ports_per_group / (g - 1));
+
+  const uint32_t num_routers = m_g * a;
+  const uint32_t radix = p + a - 1 + h;
+  m_ports.assign(num_routers, std::vector<port_info>(radix));
+  m_terminals.resize(uint64_t{num_routers} * p);
+
+  for (terminal_id t = 0; t < m_terminals.size(); ++t) {
+    const router_id r = t / p;
+    const port_id port = t % p;
+    m_terminals[t] = {r, port};
+    port_info& pi = m_ports[r][port];
+    pi.peer_kind = port_info::kind::terminal;
+    pi.cls = link_class::terminal;
+    pi.peer = t;
+  }
+
+  for (router_id r = 0; r < num_routers; ++r) {
+    const router_id first = group_of(r) * a;
+    for (router_id other = first; other < first + a; ++other) {
+      if (other == r) continue;
+      port_info& pi = m_ports[r][local_port(r, other)];
+      pi.peer_kind = port_info::kind::router;
+      pi.cls = link_class::local;
+      pi.peer = other;
+      pi.peer_port = local_port(other, r);
+    }
+  }
+
+  // Number every group's global ports raw = r*h + j; raw -> (link k, other-group index).
+  // Ports past (g-1)*L would give some groups one more link than others: left unused.
+  const uint32_t L = m_links_per_pair;
+  const uint32_t used = (m_g - 1) * L;
+  m_global_end.assign(uint64_t{m_g} * m_g * L, global_link_end{invalid_id, invalid_id});
+  for (group_id grp = 0; grp < m_g; ++grp) {
+    for (uint32_t raw = 0; raw < used; ++raw) {
+      const uint32_t k = raw / (m_g - 1);
+      const group_id dst = arranged_group(params.arrangement, raw % (m_g - 1), grp, m_g);
+      m_global_end[(uint64_t{grp} * m_g + dst) * L + k] = {grp * a + raw / h,
+                                                           first_global_port() + raw % h};
+    }
+  }
+  // The k-th link G->D and the k-th link D->G are the two ends of one cable.
+  for (group_id src = 0; src < m_g; ++src) {
+    for (group_id dst = src + 1; dst < m_g; ++dst) {
+      for (uint32_t k = 0; k < L; ++k) {
+        const global_link_end x = global_link(src, dst, k);
+        const global_link_end y = global_link(dst, src, k);
+        m_ports[x.router][x.port] = {port_info::kind::router, link_class::global, y.router, y.port};
+        m_ports[y.router][y.port] = {port_info::kind::router, link_class::global, x.router, x.port};
+      }
+    }
+  }
+}
+
+std::string dragonfly::describe() const {
+  return "dragonfly g=" + std::to_string(m_g) + " a=" + std::to_string(a()) +
+         " p=" + std::to_string(p()) + " h=" + std::to_string(h()) + " " +
+         to_string(m_params.arrangement) + " (" + std::to_string(num_routers()) + " routers, " +
+         std::to_string(num_terminals()) + " terminals)";
+}
+
+port_id dragonfly::local_port(router_id from, router_id to) const {
+  assert(from != to && group_of(from) == group_of(to));
+  const uint32_t rf = from % m_params.a;
+  const uint32_t rt = to % m_params.a;
+  return m_params.p + (rt < rf ? rt : rt - 1);
+}
+
+dragonfly::global_link_end dragonfly::global_link(group_id src, group_id dst, uint32_t k) const {
+  assert(src < m_g && dst < m_g && src != dst && k < m_links_per_pair);
+  return m_global_end[(uint64_t{src} * m_g + dst) * m_links_per_pair + k];
+}
+
+std::vector<topology::router_pair> dragonfly::links_between_groups(group_id g1, group_id g2) const {
+  std::vector<router_pair> links;
+  if (g1 == g2 || g1 >= m_g || g2 >= m_g) return links;
+  links.reserve(m_links_per_pair);
+  for (uint32_t k = 0; k < m_links_per_pair; ++k) {
+    const global_link_end e = global_link(g1, g2, k);
+    links.push_back({e.router, port(e.router, e.port).peer});
+  }
+  return links;
+}
+
+}  // namespace bcastsim::network

@@ -1,0 +1,75 @@
+// The topology interface: an immutable graph of terminals, routers and typed links.
+// Pure C++17; no SystemC. Routers and the fabric ask it questions; it never simulates.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bcastsim::network {
+
+using router_id = uint32_t;
+using terminal_id = uint32_t;
+using port_id = uint32_t;
+using group_id = uint32_t;
+
+inline constexpr uint32_t invalid_id = 0xffffffffu;
+
+// Link classes are how results are broken down (traversals.terminal/local/global).
+enum class link_class : uint8_t { terminal = 0, local = 1, global = 2 };
+inline constexpr int num_link_classes = 3;
+const char* to_string(link_class c);
+
+// What one router port is wired to.
+struct port_info {
+  enum class kind : uint8_t { unused, terminal, router };
+  kind peer_kind = kind::unused;
+  link_class cls = link_class::local;
+  uint32_t peer = invalid_id;  // terminal id, or router id
+  port_id peer_port = invalid_id;  // port on the peer router (router links only)
+};
+
+// Where a terminal is attached.
+struct terminal_attach {
+  router_id router = invalid_id;
+  port_id port = invalid_id;
+};
+
+class topology {
+ public:
+  virtual ~topology() = default;
+
+  virtual std::string kind() const = 0;
+  // A one-line human description, e.g. "dragonfly g=9 a=4 p=2 h=2 (absolute)".
+  virtual std::string describe() const = 0;
+
+  uint32_t num_routers() const { return static_cast<uint32_t>(m_ports.size()); }
+  uint32_t num_terminals() const { return static_cast<uint32_t>(m_terminals.size()); }
+  uint32_t radix(router_id r) const { return static_cast<uint32_t>(m_ports[r].size()); }
+  const port_info& port(router_id r, port_id p) const { return m_ports[r][p]; }
+  const terminal_attach& attach(terminal_id t) const { return m_terminals[t]; }
+  router_id router_of(terminal_id t) const { return m_terminals[t].router; }
+
+  // Groups: dragonfly groups; a topology without groups reports one group.
+  virtual uint32_t num_groups() const { return 1; }
+  virtual group_id group_of(router_id) const { return 0; }
+  group_id group_of_terminal(terminal_id t) const { return group_of(router_of(t)); }
+
+  // Router-to-router links between two different groups, as (router in g1, router in g2)
+  // pairs: the netloc-style query of topology-aware algorithms. Empty when not joined.
+  struct router_pair {
+    router_id first;
+    router_id second;
+  };
+  virtual std::vector<router_pair> links_between_groups(group_id g1, group_id g2) const;
+
+  // Terminals attached to router r, in port order.
+  std::vector<terminal_id> terminals_of(router_id r) const;
+
+ protected:
+  // Filled by the concrete topology's constructor.
+  std::vector<std::vector<port_info>> m_ports;  // [router][port]
+  std::vector<terminal_attach> m_terminals;     // [terminal]
+};
+
+}  // namespace bcastsim::network

@@ -1,0 +1,292 @@
+#include "tb/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace bcastsim::tb {
+
+namespace {
+
+key_info u(const char* key, uint64_t def, double lo, double hi, const char* desc) {
+  return key_info{key, value_type::uint, std::to_string(def), desc, {}, lo, hi};
+}
+key_info r(const char* key, const char* def, double lo, double hi, const char* desc) {
+  return key_info{key, value_type::real, def, desc, {}, lo, hi};
+}
+key_info c(const char* key, const char* def, std::vector<std::string> allowed, const char* desc) {
+  return key_info{key, value_type::choice, def, desc, std::move(allowed), 0, 0};
+}
+key_info t(const char* key, const char* def, const char* desc) {
+  return key_info{key, value_type::text, def, desc, {}, 0, 0};
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+  return s;
+}
+
+const key_info* find_key(const std::string& key) {
+  for (const key_info& k : schema()) {
+    if (k.key == key) return &k;
+  }
+  return nullptr;
+}
+
+std::string section_of(const std::string& key) {
+  const size_t dot = key.rfind('.');
+  return dot == std::string::npos ? std::string() : key.substr(0, dot);
+}
+
+[[noreturn]] void unknown_key(const std::string& key, const std::string& origin) {
+  // Name the keys that could have been meant: the siblings, or the top-level sections.
+  std::string prefix = section_of(key);
+  std::vector<std::string> near;
+  while (true) {
+    std::set<std::string> seen;
+    for (const key_info& k : schema()) {
+      if (!prefix.empty() && k.key.rfind(prefix + ".", 0) != 0) continue;
+      std::string rest = prefix.empty() ? k.key : k.key.substr(prefix.size() + 1);
+      rest = rest.substr(0, rest.find('.'));
+      if (seen.insert(rest).second) near.push_back(rest);
+    }
+    if (!near.empty() || prefix.empty()) break;
+    prefix = section_of(prefix);
+  }
+  std::string where = prefix.empty() ? "at the top level" : "under '" + prefix + "'";
+  throw config_error(key, "unknown key '" + key + "'" + origin + "; allowed keys " + where + ": " +
+                              join(near));
+}
+
+void check_value(const key_info& k, const std::string& value, const std::string& origin) {
+  auto fail = [&](const std::string& allowed) {
+    throw config_error(k.key, k.key + " = '" + value + "'" + origin + " is not valid; allowed: " +
+                                  allowed);
+  };
+  std::ostringstream range;
+  range << "[" << k.min << ", " << k.max << "]";
+  switch (k.type) {
+    case value_type::uint: {
+      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
+        fail("an integer in " + range.str());
+      }
+      errno = 0;
+      const double v = std::strtod(value.c_str(), nullptr);
+      if (errno || v < k.min || v > k.max) fail("an integer in " + range.str());
+      break;
+    }
+    case value_type::real: {
+      char* end = nullptr;
+      errno = 0;
+      const double v = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end || errno || !std::isfinite(v) || v < k.min || v > k.max) {
+        fail("a number in " + range.str());
+      }
+      break;
+    }
+    case value_type::choice:
+      for (const std::string& a : k.allowed) {
+        if (a == value) return;
+      }
+      fail(join(k.allowed));
+      break;
+    case value_type::text:
+      break;
+  }
+}
+
+void flatten(const YAML::Node& node, const std::string& prefix, config& cfg,
+             const std::string& origin) {
+  for (const auto& kv : node) {
+    const std::string name = kv.first.as<std::string>();
+    const std::string key = prefix.empty() ? name : prefix + "." + name;
+    const YAML::Node& v = kv.second;
+    if (v.IsMap()) {
+      flatten(v, key, cfg, origin);
+    } else if (v.IsScalar()) {
+      if (!find_key(key)) unknown_key(key, origin);
+      cfg.set(key, v.Scalar());
+    } else {
+      if (!find_key(key)) unknown_key(key, origin);
+      throw config_error(key, key + origin + " must be a single value, not a list or empty");
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<key_info>& schema() {
+  static const std::vector<key_info> keys = {
+      u("seed", 1, 0, 1.8e19, "seed of the run: random placement and any other random draw"),
+      c("topology.kind", "dragonfly", {"dragonfly"}, "network topology"),
+      u("topology.g", 0, 0, 1e6, "dragonfly groups; 0 = the maximum a*h+1"),
+      u("topology.a", 4, 1, 4096, "dragonfly routers per group"),
+      u("topology.p", 2, 1, 4096, "dragonfly terminals per router"),
+      u("topology.h", 2, 1, 4096, "dragonfly global ports per router"),
+      c("topology.arrangement", "absolute", {"absolute", "relative"},
+        "global link arrangement (FACTS §1.2): absolute = BookSim2 dragonflynew, relative = SST"),
+      c("routing.kind", "minimal", {"minimal"}, "routing policy"),
+      u("job.ranks", 0, 0, 1e8, "ranks of the job; 0 = every terminal (or every terminal from "
+        "job.first_terminal)"),
+      c("job.placement", "all", {"all", "contiguous", "random"},
+        "ranks on terminals: all (rank i on terminal i), contiguous, random (seeded)"),
+      u("job.first_terminal", 0, 0, 1e8, "first terminal of a contiguous placement"),
+      u("job.seed", 0, 0, 1.8e19, "seed of a random placement; 0 = use seed"),
+      t("collective.algorithm", "binomial", "broadcast algorithm (see `bcastsim list`)"),
+      u("collective.root", 0, 0, 1e8, "root rank"),
+      u("collective.bytes", 16384, 0, 1ull << 36, "bytes broadcast"),
+      u("network.packet_bytes", 512, 1, 1 << 20,
+        "largest packet; messages are split into packets of this size"),
+      u("network.flit_bytes", 64, 1, 1 << 20,
+        "flit size: a router may forward a packet once its head flit is in (cut-through)"),
+      r("link.terminal.bandwidth_gib_per_s", "5.25", 1e-6, 1e6, "terminal link bandwidth, GiB/s"),
+      r("link.terminal.latency_ns", "10", 0, 1e9, "terminal link latency (also credits)"),
+      r("link.local.bandwidth_gib_per_s", "5.25", 1e-6, 1e6, "local link bandwidth, GiB/s"),
+      r("link.local.latency_ns", "10", 0, 1e9, "local link latency (also credits)"),
+      r("link.global.bandwidth_gib_per_s", "4.7", 1e-6, 1e6, "global link bandwidth, GiB/s"),
+      r("link.global.latency_ns", "100", 0, 1e9, "global link latency (also credits)"),
+      u("router.vcs", 3, 1, 64, "virtual channels per port"),
+      u("router.vc_buffer_bytes.terminal", 16384, 1, 1u << 30,
+        "input VC buffer of terminal ports (and the NIC's receive buffer)"),
+      u("router.vc_buffer_bytes.local", 16384, 1, 1u << 30, "input VC buffer of local ports"),
+      u("router.vc_buffer_bytes.global", 32768, 1, 1u << 30, "input VC buffer of global ports"),
+      u("router.delay_cycles", 50, 0, 1e6, "router pipeline: routing, allocation, crossbar"),
+      r("router.clock_mhz", "1000", 1e-3, 1e6, "router clock"),
+      r("host.send_overhead_ns", "300", 0, 1e12, "CPU time of an MPI send call"),
+      r("host.recv_overhead_ns", "300", 0, 1e12, "CPU time of an MPI receive completion"),
+      r("sim.max_time_ns", "1e10", 0, 1e18,
+        "simulated-time limit; reaching it stops the run as stalled (exit 1); 0 = none"),
+      t("trace.vcd", "", "VCD file to write (empty = no waveforms); --vcd sets it"),
+      t("trace.blocks", "router_0,nic_0", "blocks to trace, comma-separated: router_N, nic_N"),
+      r("trace.start_ns", "0", 0, 1e18, "waveform window start"),
+      r("trace.end_ns", "0", 0, 1e18, "waveform window end; 0 = end of simulation"),
+  };
+  return keys;
+}
+
+config::config() {
+  for (const key_info& k : schema()) m_values[k.key] = k.default_value;
+}
+
+config config::from_yaml_text(const std::string& text, const std::string& origin) {
+  config cfg;
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw config_error("", "cannot parse " + origin + ": " + e.what());
+  }
+  if (root.IsNull()) return cfg;
+  if (!root.IsMap()) throw config_error("", origin + " must be a YAML mapping of keys");
+  flatten(root, "", cfg, " (in " + origin + ")");
+  return cfg;
+}
+
+config config::from_yaml_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw config_error("", "cannot read scenario file '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return from_yaml_text(ss.str(), path);
+}
+
+void config::set(const std::string& assignment) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw config_error(assignment, "--set expects key=value, got '" + assignment + "'");
+  }
+  std::string value = assignment.substr(eq + 1);
+  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front()) {
+    value = value.substr(1, value.size() - 2);
+  }
+  const std::string key = assignment.substr(0, eq);
+  if (!find_key(key)) unknown_key(key, " (in --set)");
+  set(key, value);
+}
+
+void config::set(const std::string& key, const std::string& value) {
+  const key_info* k = find_key(key);
+  if (!k) unknown_key(key, "");
+  check_value(*k, value, "");
+  m_values[key] = value;
+}
+
+const std::string& config::text(const std::string& key) const {
+  const auto it = m_values.find(key);
+  if (it == m_values.end()) throw config_error(key, "internal: no key '" + key + "'");
+  return it->second;
+}
+uint64_t config::uint(const std::string& key) const { return std::stoull(text(key)); }
+double config::real(const std::string& key) const { return std::stod(text(key)); }
+
+scenario make_scenario(const config& cfg) {
+  scenario s;
+  s.seed = cfg.uint("seed");
+  s.dragonfly.g = static_cast<uint32_t>(cfg.uint("topology.g"));
+  s.dragonfly.a = static_cast<uint32_t>(cfg.uint("topology.a"));
+  s.dragonfly.p = static_cast<uint32_t>(cfg.uint("topology.p"));
+  s.dragonfly.h = static_cast<uint32_t>(cfg.uint("topology.h"));
+  s.dragonfly.arrangement = cfg.text("topology.arrangement") == "relative"
+                                ? network::global_arrangement::relative
+                                : network::global_arrangement::absolute;
+  s.routing = cfg.text("routing.kind");
+  const std::string& pl = cfg.text("job.placement");
+  s.job.kind = pl == "random" ? network::placement_kind::random
+               : pl == "contiguous" ? network::placement_kind::contiguous
+                                    : network::placement_kind::all;
+  s.job.ranks = static_cast<uint32_t>(cfg.uint("job.ranks"));
+  s.job.first_terminal = static_cast<uint32_t>(cfg.uint("job.first_terminal"));
+  s.job.seed = cfg.uint("job.seed") ? cfg.uint("job.seed") : s.seed;
+  s.algorithm = cfg.text("collective.algorithm");
+  s.root = static_cast<uint32_t>(cfg.uint("collective.root"));
+  s.bytes = cfg.uint("collective.bytes");
+
+  const uint32_t packet = static_cast<uint32_t>(cfg.uint("network.packet_bytes"));
+  const uint32_t flit = static_cast<uint32_t>(cfg.uint("network.flit_bytes"));
+  const char* classes[] = {"terminal", "local", "global"};
+  for (int k = 0; k < network::num_link_classes; ++k) {
+    const std::string base = std::string("link.") + classes[k];
+    s.links[k].cls = static_cast<network::link_class>(k);
+    s.links[k].bandwidth_gib_per_s = cfg.real(base + ".bandwidth_gib_per_s");
+    s.links[k].latency_ns = cfg.real(base + ".latency_ns");
+    s.links[k].flit_bytes = flit;
+    const std::string buf_key = std::string("router.vc_buffer_bytes.") + classes[k];
+    const uint64_t buf = cfg.uint(buf_key);
+    if (buf < packet) {
+      throw config_error(buf_key, buf_key + " = " + std::to_string(buf) +
+                                      " cannot hold one packet (network.packet_bytes = " +
+                                      std::to_string(packet) + "); allowed: at least " +
+                                      std::to_string(packet));
+    }
+    s.router.vc_buffer_bytes[k] = static_cast<uint32_t>(buf);
+  }
+  s.router.vcs = static_cast<uint32_t>(cfg.uint("router.vcs"));
+  s.router.delay_cycles = static_cast<uint32_t>(cfg.uint("router.delay_cycles"));
+  s.router.clock_mhz = cfg.real("router.clock_mhz");
+  s.nic.packet_bytes = packet;
+  s.nic.vcs = s.router.vcs;
+  s.nic.inject_buffer_bytes = s.router.vc_buffer_bytes[0];
+  s.nic.eject_buffer_bytes = s.router.vc_buffer_bytes[0];
+  s.host.send_overhead_ns = cfg.real("host.send_overhead_ns");
+  s.host.recv_overhead_ns = cfg.real("host.recv_overhead_ns");
+  s.max_time_ns = cfg.real("sim.max_time_ns");
+  s.vcd_file = cfg.text("trace.vcd");
+  std::stringstream blocks(cfg.text("trace.blocks"));
+  for (std::string b; std::getline(blocks, b, ',');) {
+    if (!b.empty()) s.trace_blocks.push_back(b);
+  }
+  s.trace_start_ns = cfg.real("trace.start_ns");
+  s.trace_end_ns = cfg.real("trace.end_ns");
+  if (s.trace_end_ns != 0 && s.trace_end_ns < s.trace_start_ns) {
+    throw config_error("trace.end_ns", "trace.end_ns must be 0 or not before trace.start_ns");
+  }
+  return s;
+}
+
+}  // namespace bcastsim::tb

@@ -1,0 +1,86 @@
+// Scenario configuration: one schema of every key (type, default, range or allowed values,
+// unit in the name, description), a YAML loader and `--set key=value` overrides checked
+// against it, and the typed scenario the rest of the program reads.
+// Any bad input throws config_error naming the key; the CLI turns it into exit code 2.
+#pragma once
+
+#include "hw/nic/host.h"
+#include "hw/nic/host_nic.h"
+#include "hw/router/router.h"
+#include "network/dragonfly.h"
+#include "network/placement.h"
+#include "tlm/link.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bcastsim::tb {
+
+struct config_error : std::runtime_error {
+  config_error(std::string key, const std::string& what)
+      : std::runtime_error(what), key(std::move(key)) {}
+  std::string key;
+};
+
+enum class value_type { uint, real, text, choice };
+
+struct key_info {
+  std::string key;
+  value_type type;
+  std::string default_value;
+  std::string description;
+  std::vector<std::string> allowed;  // choice only
+  double min = 0;                    // uint/real
+  double max = 0;
+};
+
+// Every key bcastsim understands, in documentation order.
+const std::vector<key_info>& schema();
+
+// A configuration as key -> value text, every key present (defaults filled in).
+class config {
+ public:
+  config();  // all defaults
+  static config from_yaml_file(const std::string& path);
+  static config from_yaml_text(const std::string& text, const std::string& origin);
+
+  // `key=value`, value as YAML scalar text.
+  void set(const std::string& assignment);
+  void set(const std::string& key, const std::string& value);
+
+  const std::string& text(const std::string& key) const;
+  uint64_t uint(const std::string& key) const;
+  double real(const std::string& key) const;
+
+  const std::map<std::string, std::string>& values() const { return m_values; }
+
+ private:
+  std::map<std::string, std::string> m_values;
+};
+
+// Everything a run needs, typed; built from a config after cross-key validation.
+struct scenario {
+  uint64_t seed = 1;
+  network::dragonfly_params dragonfly;
+  std::string routing = "minimal";
+  network::placement_params job;
+  std::string algorithm = "binomial";
+  uint32_t root = 0;
+  uint64_t bytes = 16384;
+  std::array<tlm_net::link_params, network::num_link_classes> links;
+  hw::router_params router;
+  hw::nic_params nic;
+  hw::host_params host;
+  double max_time_ns = 0;
+  std::string vcd_file;
+  std::vector<std::string> trace_blocks;
+  double trace_start_ns = 0;
+  double trace_end_ns = 0;
+};
+
+// Cross-key checks that need no topology (buffer >= packet, ...). Throws config_error.
+scenario make_scenario(const config& cfg);
+
+}  // namespace bcastsim::tb

@@ -1,0 +1,87 @@
+#include "tb/fabric.h"
+
+namespace bcastsim::tb {
+
+using network::port_info;
+
+fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
+               const network::topology& topo, const network::routing_policy& routing,
+               const network::placement& place, const algorithms::schedule& sched,
+               hw::collective_progress& progress)
+    : sc_core::sc_module(name) {
+  const uint32_t nr = topo.num_routers();
+  const uint32_t nt = topo.num_terminals();
+  routers.reserve(nr);
+  for (uint32_t r = 0; r < nr; ++r) {
+    routers.push_back(std::make_unique<hw::router>(("router_" + std::to_string(r)).c_str(), r,
+                                                   topo, routing, s.router));
+  }
+  nics.reserve(nt);
+  for (uint32_t t = 0; t < nt; ++t) {
+    nics.push_back(std::make_unique<hw::host_nic>(("nic_" + std::to_string(t)).c_str(), t, s.nic,
+                                                  pool, routing));
+  }
+  for (uint32_t r = 0; r < nr; ++r) {
+    hw::router& rt = *routers[r];
+    for (uint32_t p = 0; p < topo.radix(r); ++p) {
+      const port_info& info = topo.port(r, p);
+      const std::string suffix = std::to_string(r) + "_" + std::to_string(p);
+      switch (info.peer_kind) {
+        case port_info::kind::unused:
+          if (!unconnected) unconnected = std::make_unique<tlm_net::null_endpoint>("unconnected");
+          rt.out[p].bind(unconnected->in);
+          unconnected->out.bind(rt.in[p]);
+          break;
+        case port_info::kind::router: {
+          tlm_net::link& l = make_link("link_r" + suffix, s.links[static_cast<int>(info.cls)]);
+          rt.out[p].bind(l.in);
+          l.out.bind(routers[info.peer]->in[info.peer_port]);
+          break;
+        }
+        case port_info::kind::terminal: {
+          hw::host_nic& nic = *nics[info.peer];
+          const tlm_net::link_params& lp = s.links[static_cast<int>(network::link_class::terminal)];
+          tlm_net::link& down = make_link("link_r" + suffix, lp);
+          rt.out[p].bind(down.in);
+          down.out.bind(nic.in);
+          tlm_net::link& up = make_link("link_nic_" + std::to_string(info.peer), lp);
+          nic.out.bind(up.in);
+          up.out.bind(rt.in[p]);
+          break;
+        }
+      }
+    }
+  }
+  hosts.reserve(place.num_ranks());
+  for (uint32_t rank = 0; rank < place.num_ranks(); ++rank) {
+    const network::terminal_id t = place.terminal_of(rank);
+    hosts.push_back(std::make_unique<hw::host>(("host_" + std::to_string(rank)).c_str(), rank,
+                                               sched.ranks[rank], s.host, *nics[t], place,
+                                               progress));
+  }
+}
+
+tlm_net::link& fabric::make_link(const std::string& name, const tlm_net::link_params& params) {
+  links.push_back(std::make_unique<tlm_net::link>(name.c_str(), params));
+  return *links.back();
+}
+
+void fabric::trace(const tlm_net::trace_window& window, const std::vector<std::string>& blocks) {
+  for (const std::string& b : blocks) {
+    bool found = false;
+    for (auto& r : routers) {
+      if (b == r->basename()) r->trace(window, b), found = true;
+    }
+    for (auto& n : nics) {
+      if (b == n->basename()) n->trace(window, b), found = true;
+    }
+    if (!found) {
+      throw config_error("trace.blocks", "trace.blocks names '" + b +
+                                             "', which is not a block; allowed: router_0 .. router_" +
+                                             std::to_string(routers.size() - 1) + ", nic_0 .. nic_" +
+                                             std::to_string(nics.size() - 1));
+    }
+  }
+}
+
+}  // namespace bcastsim::tb

@@ -1,0 +1,45 @@
+// Elaboration: turns a topology into SystemC modules and bindings — a router per router, a
+// link per direction of every cable, a host NIC per terminal, a host per rank. Ports a
+// topology leaves unconnected are terminated by one null endpoint.
+#pragma once
+
+#include "algorithms/schedule.h"
+#include "hw/nic/host.h"
+#include "hw/nic/host_nic.h"
+#include "hw/router/router.h"
+#include "network/placement.h"
+#include "network/routing.h"
+#include "tb/config.h"
+#include "tlm/link.h"
+#include "tlm/null_endpoint.h"
+#include "tlm/packet_pool.h"
+#include "tlm/trace_window.h"
+
+#include <memory>
+#include <systemc>
+#include <vector>
+
+namespace bcastsim::tb {
+
+class fabric final : public sc_core::sc_module {
+ public:
+  fabric(const sc_core::sc_module_name& name, const scenario& s, const network::topology& topo,
+         const network::routing_policy& routing, const network::placement& place,
+         const algorithms::schedule& sched, hw::collective_progress& progress);
+
+  // Registers the named blocks ("router_3", "nic_5") for waveforms; throws config_error
+  // (key trace.blocks) for a name that is not a block of this fabric.
+  void trace(const tlm_net::trace_window& window, const std::vector<std::string>& blocks);
+
+  tlm_net::packet_pool pool;
+  std::vector<std::unique_ptr<hw::router>> routers;       // [router]
+  std::vector<std::unique_ptr<hw::host_nic>> nics;        // [terminal]
+  std::vector<std::unique_ptr<hw::host>> hosts;           // [rank]
+  std::vector<std::unique_ptr<tlm_net::link>> links;
+  std::unique_ptr<tlm_net::null_endpoint> unconnected;
+
+ private:
+  tlm_net::link& make_link(const std::string& name, const tlm_net::link_params& params);
+};
+
+}  // namespace bcastsim::tb

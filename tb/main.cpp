@@ -1,0 +1,157 @@
+// The bcastsim command line: run a scenario, list what can be configured.
+// Exit codes: 0 success, 1 the simulation failed (stall, broken invariant), 2 bad input.
+#include "algorithms/registry.h"
+#include "network/routing.h"
+#include "tb/config.h"
+#include "tb/simulation.h"
+
+#include <CLI/CLI.hpp>
+#include <systemc>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+using namespace bcastsim;
+
+std::string human_time(double ns) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(3);
+  if (ns >= 1e6) {
+    os << ns / 1e6 << " ms";
+  } else if (ns >= 1e3) {
+    os << ns / 1e3 << " us";
+  } else {
+    os << ns << " ns";
+  }
+  return os.str();
+}
+
+void print_table(const nlohmann::json& r, const std::string& path) {
+  const auto& c = r["collective"];
+  const auto& p = r["packets"];
+  const auto& t = r["traversals"];
+  const auto& perf = r["perf"];
+  std::cout << std::fixed << std::setprecision(2);
+  std::cout << c["algorithm"].get<std::string>() << " broadcast of " << c["bytes"] << " B from rank "
+            << c["root"] << " to " << c["ranks"] << " ranks on " << r["topology"].get<std::string>()
+            << "\n";
+  auto row = [](const char* name) -> std::ostream& {
+    return std::cout << "  " << std::left << std::setw(22) << name;
+  };
+  row("completion") << human_time(c["completion_ns"].get<double>()) << "\n";
+  row("packets") << "injected " << p["injected"] << ", delivered " << p["delivered"] << "\n";
+  for (const char* cls : {"terminal", "local", "global"}) {
+    row((std::string("traversals ") + cls).c_str())
+        << t[cls]["packets"] << " packets, " << t[cls]["messages"] << " messages\n";
+  }
+  row("hops (routers)") << "avg " << p["hops_avg"].get<double>() << "\n";
+  row("packet latency") << "avg " << human_time(p["latency_ns_avg"].get<double>()) << ", max "
+                        << human_time(p["latency_ns_max"].get<double>()) << "\n";
+  row("simulated time") << human_time(r["sim_time_ns"].get<double>()) << "\n";
+  row("wall time") << perf["wall_s"].get<double>() << " s\n";
+  row("packet-hops/s") << std::setprecision(0) << perf["packet_hops_per_s"].get<double>() << " ("
+                       << perf["packet_hops"] << " packet-hops)\n";
+  row("peak RSS") << std::setprecision(1) << perf["peak_rss_mb"].get<double>() << " MiB\n";
+  row("result") << path << "\n";
+}
+
+int cmd_run(const std::string& scenario_file, const std::vector<std::string>& sets,
+            const std::string& seed, const std::string& out_dir, const std::string& vcd, bool quiet) {
+  tb::config cfg = scenario_file.empty() ? tb::config() : tb::config::from_yaml_file(scenario_file);
+  for (const std::string& s : sets) cfg.set(s);
+  if (!seed.empty()) cfg.set("seed", seed);
+  if (!vcd.empty()) cfg.set("trace.vcd", vcd);
+
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) throw tb::config_error("--out", "cannot create output directory '" + out_dir + "': " + ec.message());
+  const std::string path = (std::filesystem::path(out_dir) / "result.json").string();
+
+  const nlohmann::json r = tb::run_scenario(cfg);
+  std::ofstream out(path);
+  out << r.dump(2) << "\n";
+  if (!out) throw tb::config_error("--out", "cannot write " + path);
+  if (!quiet) print_table(r, path);
+  return 0;
+}
+
+int cmd_list() {
+  std::cout << "Topologies:\n  dragonfly   keys topology.g, topology.a, topology.p, topology.h, "
+               "topology.arrangement\n";
+  std::cout << "\nRoutings (routing.kind):\n";
+  for (const std::string& n : network::routing_names("dragonfly")) std::cout << "  " << n << "\n";
+  std::cout << "\nAlgorithms (collective.algorithm):\n";
+  for (const auto& a : algorithms::algorithms()) {
+    std::string names = a.name;
+    for (const auto& al : a.aliases) names += ", " + al;
+    std::cout << "  " << std::left << std::setw(24) << names << a.description << "\n";
+  }
+  std::cout << "\nScenario keys (YAML nesting or --set key=value):\n";
+  for (const auto& k : tb::schema()) {
+    std::string allowed;
+    if (k.type == tb::value_type::choice) {
+      for (size_t i = 0; i < k.allowed.size(); ++i) allowed += (i ? "|" : "") + k.allowed[i];
+    } else if (k.type == tb::value_type::uint || k.type == tb::value_type::real) {
+      std::ostringstream os;
+      os << "[" << k.min << ", " << k.max << "]";
+      allowed = os.str();
+    }
+    std::cout << "  " << std::left << std::setw(36) << k.key << " default "
+              << std::setw(16) << (k.default_value.empty() ? "\"\"" : k.default_value) << " "
+              << k.description << (allowed.empty() ? "" : "; allowed " + allowed) << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char* argv[]) {
+  // Our own reports only: SystemC's banner and deprecation notes are not results.
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+
+  CLI::App app{"bcastsim: a cycle-approximate SystemC/TLM model of broadcast offload hardware "
+               "in a packet-level network"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(BCASTSIM_VERSION));
+
+  std::string scenario_file, seed, out_dir = ".", vcd;
+  std::vector<std::string> sets;
+  bool quiet = false;
+  CLI::App* run = app.add_subcommand("run", "simulate a scenario (default: the built-in 72-terminal "
+                                            "dragonfly, 16 KiB binomial broadcast)");
+  run->add_option("scenario", scenario_file, "scenario YAML file");
+  run->add_option("--set", sets, "override a key: --set collective.bytes=1024 (repeatable)");
+  run->add_option("--seed", seed, "seed of the run (key 'seed')");
+  run->add_option("--out", out_dir, "directory for result.json (default: .)");
+  run->add_option("--vcd", vcd, "write waveforms of trace.blocks to this VCD file");
+  run->add_flag("-q,--quiet", quiet, "print nothing on success");
+  CLI::App* list = app.add_subcommand("list", "list topologies, routings, algorithms and scenario keys");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    if (list->parsed()) return cmd_list();
+    if (run->parsed()) return cmd_run(scenario_file, sets, seed, out_dir, vcd, quiet);
+  } catch (const tb::config_error& e) {
+    std::cerr << "bcastsim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const tb::simulation_failure& e) {
+    std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
+    return 1;
+  } catch (const sc_core::sc_report& e) {
+    std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
+    return 1;
+  }
+  return 2;
+}

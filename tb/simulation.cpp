@@ -1,0 +1,211 @@
+#include "tb/simulation.h"
+
+#include "algorithms/registry.h"
+#include "algorithms/verify.h"
+#include "network/dragonfly.h"
+#include "tb/fabric.h"
+#include "tb/watchdog.h"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+
+namespace bcastsim::tb {
+
+namespace {
+
+double peak_rss_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+double ns(const sc_core::sc_time& t) { return static_cast<double>(t.value()) / 1000.0; }
+
+// Pure C++ stages: anything wrong here is bad input (config_error, exit 2).
+struct plan {
+  std::unique_ptr<network::dragonfly> topo;
+  std::unique_ptr<network::routing_policy> routing;
+  std::unique_ptr<network::placement> place;
+  algorithms::schedule sched;
+  uint64_t messages = 0;
+};
+
+plan make_plan(const scenario& s) {
+  plan p;
+  try {
+    p.topo = std::make_unique<network::dragonfly>(s.dragonfly);
+  } catch (const network::topology_error& e) {
+    throw config_error(e.key, e.what());
+  }
+  try {
+    p.routing = network::make_routing(s.routing, *p.topo);
+  } catch (const std::invalid_argument& e) {
+    throw config_error("routing.kind", e.what());
+  }
+  if (s.router.vcs < p.routing->min_vcs()) {
+    throw config_error("router.vcs", "router.vcs = " + std::to_string(s.router.vcs) + " is too few for " +
+                                         s.routing + " routing; allowed: at least " +
+                                         std::to_string(p.routing->min_vcs()));
+  }
+  try {
+    p.place = std::make_unique<network::placement>(*p.topo, s.job);
+  } catch (const std::invalid_argument& e) {
+    throw config_error("job.ranks", e.what());
+  }
+  if (s.root >= p.place->num_ranks()) {
+    throw config_error("collective.root", "collective.root = " + std::to_string(s.root) +
+                                              " is not a rank of the job; allowed: 0 .. " +
+                                              std::to_string(p.place->num_ranks() - 1));
+  }
+  const algorithms::algorithm_info* algo = nullptr;
+  try {
+    algo = &algorithms::find_algorithm(s.algorithm);
+  } catch (const std::invalid_argument& e) {
+    throw config_error("collective.algorithm", e.what());
+  }
+  algorithms::collective_request req;
+  req.topo = p.topo.get();
+  req.place = p.place.get();
+  req.num_ranks = p.place->num_ranks();
+  req.root = s.root;
+  req.bytes = s.bytes;
+  p.sched = algo->make(req);
+  const algorithms::verify_result v = algorithms::verify_broadcast(p.sched);
+  if (!v.ok) {
+    std::string msg = "algorithm '" + s.algorithm + "' produced an invalid schedule:";
+    for (const std::string& e : v.errors) msg += "\n  " + e;
+    throw simulation_failure(msg);
+  }
+  p.messages = v.messages;
+  return p;
+}
+
+nlohmann::json json_value(const key_info& k, const std::string& v) {
+  if (k.type == value_type::uint) return std::stoull(v);
+  if (k.type == value_type::real) return std::stod(v);
+  return v;
+}
+
+}  // namespace
+
+nlohmann::json config_to_json(const config& cfg) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const key_info& k : schema()) {
+    j[nlohmann::json::json_pointer("/" + [&] {
+        std::string p = k.key;
+        for (char& ch : p) if (ch == '.') ch = '/';
+        return p;
+      }())] = json_value(k, cfg.text(k.key));
+  }
+  return j;
+}
+
+nlohmann::json run_scenario(const config& cfg) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  const scenario s = make_scenario(cfg);
+  plan p = make_plan(s);
+
+  hw::collective_progress progress;
+  progress.bytes = s.bytes;
+  progress.root = s.root;
+  progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
+  progress.done.assign(p.place->num_ranks(), false);
+
+  fabric fab("fabric", s, *p.topo, *p.routing, *p.place, p.sched, progress);
+
+  sc_core::sc_trace_file* vcd = nullptr;
+  if (!s.vcd_file.empty()) {
+    std::string base = s.vcd_file;
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+    vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
+    vcd->set_time_unit(1, sc_core::SC_PS);
+    tlm_net::trace_window window;
+    window.file = vcd;
+    window.start = sc_core::sc_time(s.trace_start_ns, sc_core::SC_NS);
+    if (s.trace_end_ns > 0) window.end = sc_core::sc_time(s.trace_end_ns, sc_core::SC_NS);
+    fab.trace(window, s.trace_blocks);
+  }
+
+  const auto sim_start = std::chrono::steady_clock::now();
+  try {
+    if (s.max_time_ns > 0) {
+      sc_core::sc_start(sc_core::sc_time(s.max_time_ns, sc_core::SC_NS), sc_core::SC_EXIT_ON_STARVATION);
+    } else {
+      sc_core::sc_start();
+    }
+  } catch (const sc_core::sc_report& e) {
+    if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+    throw simulation_failure(std::string("simulation error at ") + sc_core::sc_time_stamp().to_string() +
+                             ": " + e.what());
+  }
+  const auto sim_end = std::chrono::steady_clock::now();
+  if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+
+  const std::string problem = check_finished(fab, progress, s);
+  if (!problem.empty()) throw simulation_failure(problem);
+
+  // Statistics.
+  nlohmann::json r;
+  r["schema"] = result_schema;
+  r["seed"] = s.seed;
+  // The effective configuration: derived defaults resolved to what was simulated.
+  config effective = cfg;
+  effective.set("topology.g", std::to_string(p.topo->g()));
+  effective.set("job.ranks", std::to_string(p.place->num_ranks()));
+  effective.set("job.seed", std::to_string(s.job.seed));
+  r["config"] = config_to_json(effective);
+  r["topology"] = p.topo->describe();
+  r["sim_time_ns"] = ns(sc_core::sc_time_stamp());
+
+  double last_done = 0;
+  for (uint32_t rank = 0; rank < progress.rank_done.size(); ++rank) {
+    if (rank != s.root) last_done = std::max(last_done, ns(progress.rank_done[rank]));
+  }
+  const double completion = progress.started ? last_done - ns(progress.first_send) : 0.0;
+  r["collective"] = {{"algorithm", s.algorithm}, {"ranks", p.place->num_ranks()},
+                     {"root", s.root}, {"bytes", s.bytes}, {"completion_ns", completion},
+                     {"messages", p.messages}};
+
+  uint64_t cls_packets[network::num_link_classes] = {};
+  uint64_t cls_messages[network::num_link_classes] = {};
+  uint64_t packet_hops = 0;
+  for (const auto& l : fab.links) {
+    const int k = static_cast<int>(l->params().cls);
+    cls_packets[k] += l->packets.value;
+    cls_messages[k] += l->messages.value;
+    packet_hops += l->packets.value;
+  }
+  for (int k = 0; k < network::num_link_classes; ++k) {
+    r["traversals"][network::to_string(static_cast<network::link_class>(k))] = {
+        {"packets", cls_packets[k]}, {"messages", cls_messages[k]}};
+  }
+
+  uint64_t injected = 0, delivered = 0;
+  tlm_net::accumulator latency, routers;
+  for (const auto& n : fab.nics) {
+    injected += n->packets_injected.value;
+    delivered += n->packets_delivered.value;
+    latency.merge(n->latency_ps);
+    routers.merge(n->routers);
+  }
+  r["packets"] = {{"injected", injected},
+                  {"delivered", delivered},
+                  {"hops_avg", routers.mean()},
+                  {"latency_ns_avg", latency.mean() / 1000.0},
+                  {"latency_ns_max", latency.count ? latency.max / 1000.0 : 0.0}};
+
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double sim_wall = std::chrono::duration<double>(sim_end - sim_start).count();
+  r["perf"] = {{"wall_s", wall},
+               {"simulate_wall_s", sim_wall},
+               {"packet_hops", packet_hops},
+               {"packet_hops_per_s", sim_wall > 0 ? static_cast<double>(packet_hops) / sim_wall : 0.0},
+               {"peak_rss_mb", peak_rss_mb()},
+               {"pool_packets_peak", fab.pool.peak_in_use()}};
+  return r;
+}
+
+}  // namespace bcastsim::tb

@@ -1,0 +1,30 @@
+// One run of one scenario, end to end: build the topology, routing, placement and schedule
+// (pure C++), elaborate the fabric, simulate, check the run finished and conserved every
+// packet, and produce result.json. One per process (SystemC elaborates one design).
+#pragma once
+
+#include "tb/config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace bcastsim::tb {
+
+// The simulation could not finish (stall, time limit, broken invariant). `what()` is the
+// diagnosis naming the blocks and resources involved. The CLI exits 1 with it.
+struct simulation_failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr const char* result_schema = "bcastsim.result/1";
+
+// Runs the scenario and returns its result.json document. Throws config_error for bad
+// input (detected before elaboration), simulation_failure for a failed simulation.
+nlohmann::json run_scenario(const config& cfg);
+
+// The effective configuration as a nested JSON object (numbers as numbers).
+nlohmann::json config_to_json(const config& cfg);
+
+}  // namespace bcastsim::tb

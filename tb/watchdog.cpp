@@ -1,0 +1,69 @@
+#include "tb/watchdog.h"
+
+#include <sstream>
+
+namespace bcastsim::tb {
+
+std::string check_finished(const fabric& fab, const hw::collective_progress& progress,
+                           const scenario& s) {
+  std::ostringstream os;
+  if (!progress.errors.empty()) {
+    os << "broken invariant:";
+    for (const std::string& e : progress.errors) os << "\n  " << e;
+    return os.str();
+  }
+  uint64_t injected = 0, delivered = 0;
+  for (const auto& n : fab.nics) {
+    injected += n->packets_injected.value;
+    delivered += n->packets_delivered.value;
+  }
+  bool hosts_done = true;
+  for (const auto& h : fab.hosts) hosts_done = hosts_done && h->finished();
+  uint64_t buffered = 0;
+  for (const auto& r : fab.routers) buffered += r->buffered_packets();
+  bool nics_idle = true;
+  for (const auto& n : fab.nics) nics_idle = nics_idle && n->idle();
+
+  if (hosts_done && nics_idle && buffered == 0 && injected == delivered && fab.pool.in_use() == 0) {
+    // Finished: every rank must now hold every byte exactly once.
+    for (size_t rank = 0; rank < fab.hosts.size(); ++rank) {
+      const uint64_t want = rank == s.root ? 0 : s.bytes;
+      if (fab.hosts[rank]->received_bytes() != want) {
+        os << "broken invariant: rank " << rank << " received " << fab.hosts[rank]->received_bytes()
+           << " bytes, expected " << want;
+        return os.str();
+      }
+    }
+    return {};
+  }
+
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (sc_core::sc_pending_activity()) {
+    os << "stalled: the simulated-time limit sim.max_time_ns = " << s.max_time_ns
+       << " was reached with work left";
+  } else {
+    os << "stalled at " << now.to_string() << ": no event is pending but work is left (deadlock "
+       << "or exhausted resource)";
+  }
+  os << "; packets injected " << injected << ", delivered " << delivered << ", in routers "
+     << buffered << ", in the pool " << fab.pool.in_use() << "\n";
+  const uint32_t max_blocks = 12;
+  uint32_t shown = 0;
+  for (const auto& r : fab.routers) {
+    if (shown >= max_blocks) break;
+    if (r->buffered_packets() && r->describe_stall(os, 4)) ++shown;
+  }
+  for (const auto& n : fab.nics) {
+    if (shown >= max_blocks) break;
+    if (n->describe_stall(os)) ++shown;
+  }
+  for (const auto& h : fab.hosts) {
+    if (shown >= max_blocks) break;
+    if (h->describe_stall(os)) ++shown;
+  }
+  std::string out = os.str();
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+}  // namespace bcastsim::tb

@@ -1,0 +1,71 @@
+#include "tlm/link.h"
+
+#include <cmath>
+
+namespace bcastsim::tlm_net {
+
+using sc_core::sc_time;
+
+link::link(const sc_core::sc_module_name& name, const link_params& params)
+    : sc_core::sc_module(name), in("in"), out("out"), m_params(params) {
+  in.bind(*this);
+  out.bind(*this);
+  m_ps_per_byte = 1e12 / (params.bandwidth_gib_per_s * 1024.0 * 1024.0 * 1024.0);
+  m_latency = sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(params.latency_ns * 1000.0)));
+  m_stats.declare("packets", "packets", "packets that crossed the link", packets);
+  m_stats.declare("messages", "messages", "messages that crossed the link (first packets)", messages);
+  m_stats.declare("bytes", "bytes", "bytes that crossed the link", bytes);
+  m_stats.declare("busy_ps", "ps", "time the link was serialising packets", busy_ps);
+}
+
+sc_time link::serialisation(uint32_t n) const {
+  return sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(n * m_ps_per_byte)));
+}
+
+tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time& t) {
+  if (ph != tlm::BEGIN_REQ) {
+    SC_REPORT_ERROR(name(), "link accepts only BEGIN_REQ on the forward path");
+    return tlm::TLM_COMPLETED;
+  }
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time start = now + t;
+  if (start < m_free_at) {
+    SC_REPORT_ERROR(name(), "a sender started a packet while the link was still busy");
+  }
+  const sc_time ser = serialisation(p.size_bytes);
+  sc_time end = start + ser;
+  if (p.tail_time > end) end = p.tail_time;  // cut-through: cannot outrun the incoming tail
+  m_free_at = end;
+
+  ++packets;
+  bytes += p.size_bytes;
+  busy_ps += (end - start).value();
+  if (p.first_of_message()) ++messages;
+
+  const uint32_t head = p.size_bytes < m_params.flit_bytes ? p.size_bytes : m_params.flit_bytes;
+  sc_time head_arrival = start + m_latency + serialisation(head) - now;
+  p.tail_time = end + m_latency;
+  tlm::tlm_phase fwd = tlm::BEGIN_REQ;
+  out->nb_transport_fw(p, fwd, head_arrival);
+
+  ph = tlm::END_REQ;
+  t = end - now;  // the sender's output is busy until then
+  return tlm::TLM_UPDATED;
+}
+
+void link::b_transport(packet&, sc_time&) {
+  SC_REPORT_ERROR(name(), "links carry packets with nb_transport only");
+}
+
+tlm::tlm_sync_enum link::nb_transport_bw(packet& p, tlm::tlm_phase& ph, sc_time& t) {
+  if (ph != CREDIT) {
+    SC_REPORT_ERROR(name(), "link accepts only CREDIT on the backward path");
+    return tlm::TLM_COMPLETED;
+  }
+  sc_time delay = t + m_latency;
+  tlm::tlm_phase back = CREDIT;
+  in->nb_transport_bw(p, back, delay);
+  return tlm::TLM_ACCEPTED;
+}
+
+}  // namespace bcastsim::tlm_net
