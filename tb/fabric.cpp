@@ -61,6 +61,19 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   }
 }
 
+// SystemC's registries remove an object by a linear search, so teardown of a large fabric
+// is quadratic in any order: the port and export registries search from their newest
+// entry, the module registry and child lists from their oldest. Newest-first keeps the
+// port/export side linear (measured on the 16,512-terminal dragonfly: 3.8 s, against 8.5 s
+// in creation order and 29 s when the oldest router goes first). The CLI skips teardown.
+fabric::~fabric() {
+  while (!hosts.empty()) hosts.pop_back();
+  while (!links.empty()) links.pop_back();
+  unconnected.reset();
+  while (!nics.empty()) nics.pop_back();
+  while (!routers.empty()) routers.pop_back();
+}
+
 tlm_net::link& fabric::make_link(const std::string& name, const tlm_net::link_params& params) {
   links.push_back(std::make_unique<tlm_net::link>(name.c_str(), params));
   return *links.back();

@@ -26,6 +26,7 @@ class fabric final : public sc_core::sc_module {
   fabric(const sc_core::sc_module_name& name, const scenario& s, const network::topology& topo,
          const network::routing_policy& routing, const network::placement& place,
          const algorithms::schedule& sched, hw::collective_progress& progress);
+  ~fabric() override;
 
   // Registers the named blocks ("router_3", "nic_5") for waveforms; throws config_error
   // (key trace.blocks) for a name that is not a block of this fabric.

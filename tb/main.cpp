@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -73,11 +74,19 @@ int cmd_run(const std::string& scenario_file, const std::vector<std::string>& se
   if (ec) throw tb::config_error("--out", "cannot create output directory '" + out_dir + "': " + ec.message());
   const std::string path = (std::filesystem::path(out_dir) / "result.json").string();
 
-  const nlohmann::json r = tb::run_scenario(cfg);
-  std::ofstream out(path);
-  out << r.dump(2) << "\n";
-  if (!out) throw tb::config_error("--out", "cannot write " + path);
-  if (!quiet) print_table(r, path);
+  tb::run_scenario(cfg, [&](const nlohmann::json& r) {
+    {
+      std::ofstream out(path);
+      out << r.dump(2) << "\n";
+      if (!out) throw tb::config_error("--out", "cannot write " + path);
+    }
+    if (!quiet) print_table(r, path);
+    // Done: leave without tearing down the fabric (seconds on large networks, see
+    // run_scenario). Nothing else is left to write.
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(0);
+  });
   return 0;
 }
 
@@ -114,6 +123,7 @@ int cmd_list() {
 int sc_main(int argc, char* argv[]) {
   // Our own reports only: SystemC's banner and deprecation notes are not results.
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DISPLAY | sc_core::SC_THROW);
 
   CLI::App app{"bcastsim: a cycle-approximate SystemC/TLM model of broadcast offload hardware "
@@ -134,6 +144,10 @@ int sc_main(int argc, char* argv[]) {
   run->add_flag("-q,--quiet", quiet, "print nothing on success");
   CLI::App* list = app.add_subcommand("list", "list topologies, routings, algorithms and scenario keys");
 
+  if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" && std::string(argv[1]) != "list") {
+    std::cerr << "bcastsim: error: unknown command '" << argv[1] << "'; allowed: run, list\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -154,4 +168,11 @@ int sc_main(int argc, char* argv[]) {
     return 1;
   }
   return 2;
+}
+
+// Our own main (the linker prefers it to libsystemc's): SystemC prints its banner before
+// sc_main runs unless this variable is set, and a CLI's output should be its results.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "DISABLE", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

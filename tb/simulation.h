@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -22,7 +23,11 @@ inline constexpr const char* result_schema = "bcastsim.result/1";
 
 // Runs the scenario and returns its result.json document. Throws config_error for bad
 // input (detected before elaboration), simulation_failure for a failed simulation.
-nlohmann::json run_scenario(const config& cfg);
+// `on_result`, when given, receives the document while the fabric still exists: a caller
+// that exits the process from it skips the teardown of the SystemC objects, which is
+// quadratic in SystemC's registries and takes seconds on the largest networks.
+nlohmann::json run_scenario(const config& cfg,
+                            const std::function<void(const nlohmann::json&)>& on_result = {});
 
 // The effective configuration as a nested JSON object (numbers as numbers).
 nlohmann::json config_to_json(const config& cfg);

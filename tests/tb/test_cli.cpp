@@ -1,0 +1,202 @@
+// The bcastsim program as a user runs it: exit codes, messages, result.json, determinism,
+// waveforms. Each case runs the real binary in a fresh directory.
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct outcome {
+  int code = -1;
+  std::string output;  // stdout and stderr
+};
+
+std::string fresh_dir() {
+  char tmpl[] = "/tmp/bcastsim_cli_XXXXXX";
+  const char* d = mkdtemp(tmpl);
+  BOOST_REQUIRE(d != nullptr);
+  return d;
+}
+
+outcome run(const std::string& args) {
+  outcome o;
+  const std::string cmd = std::string(BCASTSIM_BINARY) + " " + args + " 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  BOOST_REQUIRE(f != nullptr);
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) o.output.append(buf.data(), n);
+  const int status = pclose(f);
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+nlohmann::json load(const std::string& path) {
+  std::ifstream in(path);
+  BOOST_REQUIRE_MESSAGE(in.good(), "cannot read " << path);
+  return nlohmann::json::parse(in);
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+void expect_bad_input(const std::string& args, const std::string& text) {
+  const outcome o = run(args);
+  BOOST_TEST(o.code == 2, args << " -> " << o.code << ": " << o.output);
+  BOOST_TEST(contains(o.output, text), args << " output: " << o.output);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(run_default_prints_table_and_writes_result) {
+  const std::string dir = fresh_dir();
+  const outcome o = run("run --out " + dir);
+  BOOST_TEST(o.code == 0, o.output);
+  for (const char* row : {"completion", "packets", "traversals global", "hops", "latency",
+                          "wall time", "packet-hops/s"}) {
+    BOOST_TEST(contains(o.output, row), row);
+  }
+  BOOST_TEST(!contains(o.output, "Copyright"));  // no SystemC banner
+  const auto r = load(dir + "/result.json");
+  for (const char* key : {"/schema", "/seed", "/config", "/sim_time_ns", "/collective/completion_ns",
+                          "/traversals/terminal/packets", "/traversals/local/messages",
+                          "/traversals/global/messages", "/packets/injected", "/packets/delivered",
+                          "/packets/hops_avg", "/packets/latency_ns_avg", "/packets/latency_ns_max",
+                          "/perf/wall_s", "/perf/packet_hops", "/perf/packet_hops_per_s",
+                          "/perf/peak_rss_mb"}) {
+    BOOST_TEST(r.contains(nlohmann::json::json_pointer(key)), key);
+  }
+  BOOST_TEST(r["collective"]["ranks"].get<int>() == 72);
+  BOOST_TEST(r["packets"]["delivered"] == r["packets"]["injected"]);
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_exits_2_naming_the_key) {
+  expect_bad_input("run --set topology.nodes=3", "unknown key 'topology.nodes'");
+  expect_bad_input("run --set topology.g=10", "topology.g = 10 is out of range");
+  expect_bad_input("run --set topology.a=8 --set topology.h=2 --set topology.g=18", "topology.g");
+  expect_bad_input("run --set router.vc_buffer_bytes.terminal=256", "cannot hold one packet");
+  expect_bad_input("run --set collective.algorithm=hypercube", "allowed: binomial");
+  expect_bad_input("run --set routing.kind=valiant", "allowed: minimal");
+  expect_bad_input("run --set job.ranks=100", "job.ranks");
+  expect_bad_input("run --no-such-flag", "--no-such-flag");
+  expect_bad_input("run /nonexistent/scenario.yaml", "cannot read scenario file");
+  expect_bad_input("frobnicate", "unknown command 'frobnicate'; allowed: run, list");
+  const std::string dir = fresh_dir();
+  {
+    std::ofstream f(dir + "/s.yaml");
+    f << "collective:\n  byte: 10\n";
+  }
+  expect_bad_input("run " + dir + "/s.yaml", "unknown key 'collective.byte' (in " + dir + "/s.yaml)");
+}
+
+BOOST_AUTO_TEST_CASE(stalled_simulation_exits_1_with_diagnosis) {
+  // The time limit stops the broadcast midway: the watchdog names what is still busy.
+  const outcome o = run("run --set sim.max_time_ns=4000 --out " + fresh_dir());
+  BOOST_TEST(o.code == 1, o.output);
+  BOOST_TEST(contains(o.output, "sim.max_time_ns"));
+  BOOST_TEST(contains(o.output, "fabric.router_"));
+  BOOST_TEST(contains(o.output, "VC"));
+  BOOST_TEST(contains(o.output, "credit"));
+  BOOST_TEST(contains(o.output, "waits for a message from rank"));
+}
+
+BOOST_AUTO_TEST_CASE(same_seed_gives_identical_result) {
+  const std::string args = "run -q --set job.placement=random --set job.ranks=40 "
+                           "--set collective.bytes=3000 --set collective.root=5";
+  const std::string a = fresh_dir(), b = fresh_dir(), c = fresh_dir();
+  BOOST_REQUIRE(run(args + " --seed 7 --out " + a).code == 0);
+  BOOST_REQUIRE(run(args + " --seed 7 --out " + b).code == 0);
+  BOOST_REQUIRE(run(args + " --seed 8 --out " + c).code == 0);
+  auto ra = load(a + "/result.json"), rb = load(b + "/result.json"), rc = load(c + "/result.json");
+  ra.erase("perf");
+  rb.erase("perf");
+  rc.erase("perf");
+  BOOST_TEST(ra.dump() == rb.dump());
+  BOOST_TEST(ra["seed"].get<int>() == 7);
+  // Another seed places the ranks elsewhere: the run differs.
+  BOOST_TEST(ra.dump() != rc.dump());
+  BOOST_TEST(ra["collective"]["completion_ns"] != rc["collective"]["completion_ns"]);
+}
+
+BOOST_AUTO_TEST_CASE(vcd_of_a_router_and_a_nic_has_changing_signals) {
+  const std::string dir = fresh_dir();
+  const outcome o = run("run -q --vcd " + dir + "/w.vcd --set trace.blocks=router_0,nic_0 --out " + dir);
+  BOOST_TEST(o.code == 0, o.output);
+  std::ifstream in(dir + "/w.vcd");
+  BOOST_REQUIRE(in.good());
+  // Header: $var <kind> <width> <id> <name> ... $end inside $scope blocks.
+  std::map<std::string, std::string> names;  // id -> scoped name
+  std::vector<std::string> scope;
+  std::string line;
+  bool header_done = false;
+  while (!header_done && std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string tok;
+    ls >> tok;
+    if (tok == "$scope") {
+      std::string kind, name;
+      ls >> kind >> name;
+      scope.push_back(name);
+    } else if (tok == "$upscope") {
+      scope.pop_back();
+    } else if (tok == "$var") {
+      std::string kind, width, id, name;
+      ls >> kind >> width >> id >> name;
+      std::string full;
+      for (const auto& s : scope) full += s + ".";
+      names[id] = full + name;
+    } else if (tok == "$enddefinitions") {
+      header_done = true;
+    }
+  }
+  BOOST_REQUIRE(header_done);
+  BOOST_TEST(names.size() > 10u);
+  // Value changes after the initial dump: "b0101 id" for vectors, "1id" for scalars.
+  std::map<std::string, int> changes;
+  bool after_zero = false;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      after_zero = line != "#0";
+      continue;
+    }
+    if (!after_zero) continue;
+    std::string id;
+    if (line[0] == 'b') {
+      id = line.substr(line.find(' ') + 1);
+    } else if (line[0] == '0' || line[0] == '1') {
+      id = line.substr(1);
+    }
+    if (names.count(id)) ++changes[names[id]];
+  }
+  auto changed = [&](const std::string& part) {
+    for (const auto& [name, n] : changes) {
+      if (contains(name, part) && n > 0) return true;
+    }
+    return false;
+  };
+  BOOST_TEST(changed("router_0.packets"));
+  BOOST_TEST(changed("router_0.port0.in.vc0.occupancy_bytes"));
+  BOOST_TEST(changed("router_0.port1.out.busy"));  // toward rank 1 (terminal 1)
+  BOOST_TEST(changed("nic_0.packets_injected"));
+  BOOST_TEST(changed("nic_0.inject.vc0.credit_bytes"));
+}
+
+BOOST_AUTO_TEST_CASE(list_names_algorithms_routings_and_keys) {
+  const outcome o = run("list");
+  BOOST_TEST(o.code == 0);
+  for (const char* s : {"binomial", "tree", "minimal", "dragonfly", "collective.bytes",
+                        "router.vc_buffer_bytes.global", "link.global.bandwidth_gib_per_s"}) {
+    BOOST_TEST(contains(o.output, s), s);
+  }
+  BOOST_TEST(run("--help").code == 0);
+}

@@ -1,0 +1,81 @@
+// Scenario configuration: schema defaults, YAML loading, overrides and their errors.
+#include "tb/config.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+using bcastsim::tb::config;
+using bcastsim::tb::config_error;
+using bcastsim::tb::make_scenario;
+
+namespace {
+
+// Runs f, expects a config_error whose key is `key` and whose message contains `text`.
+template <class F>
+void expect_error(F f, const std::string& key, const std::string& text) {
+  try {
+    f();
+  } catch (const config_error& e) {
+    BOOST_TEST(e.key == key);
+    BOOST_TEST(std::string(e.what()).find(text) != std::string::npos, "message: " << e.what());
+    return;
+  }
+  BOOST_FAIL("expected a config_error for " + key);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(default_yaml_equals_builtin_default) {
+  const config file = config::from_yaml_file(BCASTSIM_SOURCE_DIR "/experiments/default.yaml");
+  BOOST_TEST((file.values() == config().values()));
+  const auto s = make_scenario(config());
+  BOOST_TEST(s.bytes == 16384u);
+  BOOST_TEST(s.dragonfly.a == 4u);
+  BOOST_TEST(s.dragonfly.p == 2u);
+  BOOST_TEST(s.dragonfly.h == 2u);
+  BOOST_TEST(s.dragonfly.g == 0u);  // a*h+1
+  BOOST_TEST(s.algorithm == "binomial");
+  BOOST_TEST(s.router.vc_buffer_bytes[2] == 32768u);
+  BOOST_TEST(s.links[2].bandwidth_gib_per_s == 4.7);
+}
+
+BOOST_AUTO_TEST_CASE(yaml_nesting_and_set_override) {
+  config c = config::from_yaml_text("topology: {a: 8, p: 4, h: 4}\ncollective:\n  bytes: 1024\n", "t");
+  c.set("collective.bytes=2048");
+  c.set("collective.algorithm='tree'");
+  BOOST_TEST(c.uint("topology.a") == 8u);
+  BOOST_TEST(c.uint("collective.bytes") == 2048u);
+  BOOST_TEST(c.text("collective.algorithm") == "tree");
+}
+
+BOOST_AUTO_TEST_CASE(unknown_keys_name_the_key_and_siblings) {
+  expect_error([] { config::from_yaml_text("topology:\n  gg: 3\n", "s.yaml"); }, "topology.gg",
+               "allowed keys under 'topology': kind, g, a, p, h, arrangement");
+  expect_error([] { config::from_yaml_text("nosuch: 1\n", "s.yaml"); }, "nosuch", "seed, topology");
+  expect_error([] { config().set("router.vc_buffer_bytes.huge=3"); }, "router.vc_buffer_bytes.huge",
+               "terminal, local, global");
+  expect_error([] { config::from_yaml_text("topology: {a: [1, 2]}\n", "s.yaml"); }, "topology.a",
+               "single value");
+}
+
+BOOST_AUTO_TEST_CASE(bad_values_name_the_allowed_values) {
+  expect_error([] { config().set("topology.arrangement=diagonal"); }, "topology.arrangement",
+               "allowed: absolute, relative");
+  expect_error([] { config().set("topology.a=-1"); }, "topology.a", "an integer in");
+  expect_error([] { config().set("topology.a=four"); }, "topology.a", "an integer in");
+  expect_error([] { config().set("link.local.bandwidth_gib_per_s=0"); },
+               "link.local.bandwidth_gib_per_s", "a number in");
+  expect_error([] { config().set("job.placement=scattered"); }, "job.placement",
+               "all, contiguous, random");
+  expect_error([] { config().set("collective.bytes"); }, "collective.bytes", "key=value");
+  expect_error([] { config::from_yaml_text("a: [", "broken.yaml"); }, "", "cannot parse broken.yaml");
+}
+
+BOOST_AUTO_TEST_CASE(vc_buffer_smaller_than_a_packet_is_refused) {
+  config c;
+  c.set("router.vc_buffer_bytes.global=511");
+  expect_error([&] { make_scenario(c); }, "router.vc_buffer_bytes.global", "cannot hold one packet");
+  c.set("router.vc_buffer_bytes.global=512");
+  BOOST_TEST(make_scenario(c).router.vc_buffer_bytes[2] == 512u);
+}

@@ -1,0 +1,58 @@
+// Whole runs in-process (one per test case, so one SystemC design per process).
+#include "tb/simulation.h"
+
+#include <boost/test/unit_test.hpp>
+
+using bcastsim::tb::config;
+using bcastsim::tb::run_scenario;
+
+BOOST_AUTO_TEST_CASE(default_scenario_delivers_all_bytes_to_all_ranks) {
+  const auto r = run_scenario(config());
+  // 71 messages of 16 KiB in 512-byte packets: 32 packets each.
+  BOOST_TEST(r["collective"]["ranks"].get<int>() == 72);
+  BOOST_TEST(r["collective"]["messages"].get<int>() == 71);
+  BOOST_TEST(r["packets"]["injected"].get<int>() == 71 * 32);
+  BOOST_TEST(r["packets"]["delivered"].get<int>() == 71 * 32);
+  // Every message leaves one terminal link and enters another.
+  BOOST_TEST(r["traversals"]["terminal"]["messages"].get<int>() == 2 * 71);
+  BOOST_TEST(r["traversals"]["terminal"]["packets"].get<int>() == 2 * 71 * 32);
+  BOOST_TEST(r["collective"]["completion_ns"].get<double>() > 0.0);
+  BOOST_TEST(r["config"]["topology"]["g"].get<int>() == 9);
+  BOOST_TEST(r["schema"].get<std::string>() == "bcastsim.result/1");
+  // A lower bound: the root sends ceil(log2 72) = 7 messages one after the other, each
+  // serialised on its 5.25 GiB/s terminal link.
+  const double ser_ns = 16384 / (5.25 * 1073741824.0) * 1e9;
+  BOOST_TEST(r["collective"]["completion_ns"].get<double>() > 7 * ser_ns);
+}
+
+BOOST_AUTO_TEST_CASE(random_placement_conserves_packets_with_small_buffers) {
+  config c;
+  c.set("job.placement=random");
+  c.set("job.ranks=50");
+  c.set("collective.root=17");
+  c.set("collective.bytes=5000");  // 9 packets, the last one shorter
+  c.set("router.vc_buffer_bytes.local=512");
+  c.set("router.vc_buffer_bytes.global=512");
+  c.set("router.vc_buffer_bytes.terminal=512");
+  const auto r = run_scenario(c);
+  BOOST_TEST(r["collective"]["messages"].get<int>() == 49);
+  BOOST_TEST(r["packets"]["injected"].get<int>() == 49 * 10);
+  BOOST_TEST(r["packets"]["delivered"] == r["packets"]["injected"]);
+}
+
+BOOST_AUTO_TEST_CASE(relative_arrangement_and_wider_dragonfly_run) {
+  config c;
+  c.set("topology.a=8");
+  c.set("topology.p=4");
+  c.set("topology.h=4");
+  c.set("topology.g=11");
+  c.set("topology.arrangement=relative");
+  c.set("collective.bytes=1024");
+  c.set("collective.root=100");
+  const auto r = run_scenario(c);
+  BOOST_TEST(r["collective"]["ranks"].get<int>() == 11 * 8 * 4);
+  BOOST_TEST(r["packets"]["delivered"].get<int>() == (11 * 8 * 4 - 1) * 2);
+  // Minimal routing: at most 4 routers (local, global, local hops).
+  BOOST_TEST(r["packets"]["hops_avg"].get<double>() <= 4.0);
+  BOOST_TEST(r["traversals"]["global"]["messages"].get<int>() > 0);
+}
