@@ -166,6 +166,8 @@ const std::vector<key_info>& schema() {
       t("trace.blocks", "router_0,nic_0", "blocks to trace, comma-separated: router_N, nic_N"),
       r("trace.start_ns", "0", 0, 1e18, "waveform window start"),
       r("trace.end_ns", "0", 0, 1e18, "waveform window end; 0 = end of simulation"),
+      c("output.block_stats", "off", {"off", "on"},
+        "on: result.json gets every block's declared statistics under 'blocks'"),
   };
   return keys;
 }
@@ -283,6 +285,7 @@ scenario make_scenario(const config& cfg) {
   }
   s.trace_start_ns = cfg.real("trace.start_ns");
   s.trace_end_ns = cfg.real("trace.end_ns");
+  s.block_stats = cfg.text("output.block_stats") == "on";
   if (s.trace_end_ns != 0 && s.trace_end_ns < s.trace_start_ns) {
     throw config_error("trace.end_ns", "trace.end_ns must be 0 or not before trace.start_ns");
   }

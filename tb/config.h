@@ -78,6 +78,7 @@ struct scenario {
   std::vector<std::string> trace_blocks;
   double trace_start_ns = 0;
   double trace_end_ns = 0;
+  bool block_stats = false;
 };
 
 // Cross-key checks that need no topology (buffer >= packet, ...). Throws config_error.

@@ -101,6 +101,8 @@ int cmd_list() {
     for (const auto& al : a.aliases) names += ", " + al;
     std::cout << "  " << std::left << std::setw(24) << names << a.description << "\n";
   }
+  std::cout << "\nBlock statistics (result.json 'blocks' with output.block_stats=on):\n";
+  tb::list_statistics(std::cout);
   std::cout << "\nScenario keys (YAML nesting or --set key=value):\n";
   for (const auto& k : tb::schema()) {
     std::string allowed;

@@ -9,6 +9,8 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <iomanip>
+#include <ostream>
 #include <cmath>
 #include <memory>
 
@@ -89,7 +91,49 @@ nlohmann::json json_value(const key_info& k, const std::string& v) {
   return v;
 }
 
+nlohmann::json stats_to_json(const tlm_net::stat_group& g) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const tlm_net::stat_info& st : g.stats()) {
+    if (st.c) {
+      j[st.name] = st.c->value;
+    } else {
+      j[st.name] = {{"count", st.a->count}, {"mean", st.a->mean()},
+                    {"min", st.a->count ? st.a->min : 0.0}, {"max", st.a->count ? st.a->max : 0.0}};
+    }
+  }
+  return j;
+}
+
+template <class Blocks>
+void add_block_stats(nlohmann::json& out, const Blocks& blocks) {
+  for (const auto& b : blocks) out[b->name()] = stats_to_json(b->stats());
+}
+
 }  // namespace
+
+void list_statistics(std::ostream& os) {
+  // The smallest dragonfly with every block kind: two groups of one router, one terminal each.
+  config cfg;
+  cfg.set("topology.a", "1");
+  cfg.set("topology.p", "1");
+  cfg.set("topology.h", "1");
+  const scenario s = make_scenario(cfg);
+  plan p = make_plan(s);
+  hw::collective_progress progress;
+  progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
+  progress.done.assign(p.place->num_ranks(), false);
+  fabric fab("probe", s, *p.topo, *p.routing, *p.place, p.sched, progress);
+  auto show = [&os](const char* kind, const tlm_net::stat_group& g) {
+    for (const tlm_net::stat_info& st : g.stats()) {
+      os << "  " << std::left << std::setw(10) << kind << std::setw(20) << st.name << std::setw(10)
+         << st.unit << (st.a ? "count/mean/min/max of " : "") << st.description << "\n";
+    }
+  };
+  show("router", fab.routers.front()->stats());
+  show("link", fab.links.front()->stats());
+  show("nic", fab.nics.front()->stats());
+  show("host", fab.hosts.front()->stats());
+}
 
 nlohmann::json config_to_json(const config& cfg) {
   nlohmann::json j = nlohmann::json::object();
@@ -172,6 +216,8 @@ nlohmann::json run_scenario(const config& cfg,
   const double completion = progress.started ? last_done - ns(progress.first_send) : 0.0;
   r["collective"] = {{"algorithm", s.algorithm}, {"ranks", p.place->num_ranks()},
                      {"root", s.root}, {"bytes", s.bytes}, {"completion_ns", completion},
+                     // ranks holding every byte (the root from the start)
+                     {"ranks_complete", progress.ranks_done + 1},
                      {"messages", p.messages}};
 
   uint64_t cls_packets[network::num_link_classes] = {};
@@ -211,6 +257,13 @@ nlohmann::json run_scenario(const config& cfg,
                {"packet_hops_per_s", sim_wall > 0 ? static_cast<double>(packet_hops) / sim_wall : 0.0},
                {"peak_rss_mb", peak_rss_mb()},
                {"pool_packets_peak", fab.pool.peak_in_use()}};
+  if (s.block_stats) {
+    nlohmann::json& b = r["blocks"];
+    add_block_stats(b, fab.routers);
+    add_block_stats(b, fab.links);
+    add_block_stats(b, fab.nics);
+    add_block_stats(b, fab.hosts);
+  }
   if (on_result) on_result(r);
   return r;
 }

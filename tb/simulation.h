@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <iosfwd>
 #include <stdexcept>
 #include <string>
 
@@ -28,6 +29,10 @@ inline constexpr const char* result_schema = "bcastsim.result/1";
 // quadratic in SystemC's registries and takes seconds on the largest networks.
 nlohmann::json run_scenario(const config& cfg,
                             const std::function<void(const nlohmann::json&)>& on_result = {});
+
+// Every block kind's declared statistics (name, unit, description), read from the blocks
+// of a small elaborated fabric; for `bcastsim list`. Must run before any simulation.
+void list_statistics(std::ostream& os);
 
 // The effective configuration as a nested JSON object (numbers as numbers).
 nlohmann::json config_to_json(const config& cfg);

@@ -191,10 +191,40 @@ BOOST_AUTO_TEST_CASE(vcd_of_a_router_and_a_nic_has_changing_signals) {
   BOOST_TEST(changed("nic_0.inject.vc0.credit_bytes"));
 }
 
+BOOST_AUTO_TEST_CASE(vcd_window_limits_the_changes) {
+  const std::string dir = fresh_dir();
+  const outcome o = run("run -q --vcd " + dir + "/w.vcd --set trace.start_ns=2000 "
+                        "--set trace.end_ns=5000 --out " + dir);
+  BOOST_TEST(o.code == 0, o.output);
+  std::ifstream in(dir + "/w.vcd");
+  std::string line;
+  // Timestamps followed by value changes (the file ends with a bare closing timestamp).
+  std::vector<uint64_t> stamps;
+  uint64_t current = 0;
+  bool recorded = true;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '$') continue;
+    if (line[0] == '#') {
+      current = std::stoull(line.substr(1));
+      recorded = false;
+    } else if (!recorded) {
+      stamps.push_back(current);
+      recorded = true;
+    }
+  }
+  BOOST_REQUIRE(stamps.size() > 2u);
+  // After the initial values, every change lies inside [2000 ns, 5000 ns] (1 ps units).
+  for (size_t i = 1; i < stamps.size(); ++i) {
+    BOOST_TEST(stamps[i] >= 2000000u);
+    BOOST_TEST(stamps[i] <= 5000000u);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(list_names_algorithms_routings_and_keys) {
   const outcome o = run("list");
   BOOST_TEST(o.code == 0);
-  for (const char* s : {"binomial", "tree", "minimal", "dragonfly", "collective.bytes",
+  for (const char* s : {"binomial", "tree", "minimal", "dragonfly", "collective.bytes", "wait_ps",
+                        "busy_ps", "latency_ps", "cpu_busy_ps",
                         "router.vc_buffer_bytes.global", "link.global.bandwidth_gib_per_s"}) {
     BOOST_TEST(contains(o.output, s), s);
   }

@@ -11,6 +11,7 @@ BOOST_AUTO_TEST_CASE(default_scenario_delivers_all_bytes_to_all_ranks) {
   // 71 messages of 16 KiB in 512-byte packets: 32 packets each.
   BOOST_TEST(r["collective"]["ranks"].get<int>() == 72);
   BOOST_TEST(r["collective"]["messages"].get<int>() == 71);
+  BOOST_TEST(r["collective"]["ranks_complete"].get<int>() == 72);
   BOOST_TEST(r["packets"]["injected"].get<int>() == 71 * 32);
   BOOST_TEST(r["packets"]["delivered"].get<int>() == 71 * 32);
   // Every message leaves one terminal link and enters another.
@@ -55,4 +56,29 @@ BOOST_AUTO_TEST_CASE(relative_arrangement_and_wider_dragonfly_run) {
   // Minimal routing: at most 4 routers (local, global, local hops).
   BOOST_TEST(r["packets"]["hops_avg"].get<double>() <= 4.0);
   BOOST_TEST(r["traversals"]["global"]["messages"].get<int>() > 0);
+}
+
+BOOST_AUTO_TEST_CASE(block_statistics_add_up_to_the_link_traversals) {
+  config c;
+  c.set("output.block_stats=on");
+  c.set("collective.bytes=2048");
+  const auto r = run_scenario(c);
+  const auto& blocks = r["blocks"];
+  BOOST_TEST(blocks.contains("fabric.router_0"));
+  BOOST_TEST(blocks.contains("fabric.nic_71"));
+  BOOST_TEST(blocks.contains("fabric.host_0"));
+  BOOST_TEST(blocks["fabric.router_0"]["wait_ps"].contains("mean"));
+  // Every router grant crosses one link; the other link crossings are NIC injections.
+  uint64_t switched = 0, link_packets = 0;
+  for (const auto& [name, stats] : blocks.items()) {
+    if (name.rfind("fabric.router_", 0) == 0) switched += stats["packets"].get<uint64_t>();
+    if (name.rfind("fabric.link_", 0) == 0) link_packets += stats["packets"].get<uint64_t>();
+  }
+  const auto& t = r["traversals"];
+  const uint64_t all = t["terminal"]["packets"].get<uint64_t>() + t["local"]["packets"].get<uint64_t>() +
+                       t["global"]["packets"].get<uint64_t>();
+  BOOST_TEST(link_packets == all);
+  BOOST_TEST(switched == all - r["packets"]["injected"].get<uint64_t>());
+  // The root's host spent 7 send overheads of 300 ns.
+  BOOST_TEST(blocks["fabric.host_0"]["cpu_busy_ps"].get<uint64_t>() == 7u * 300000u);
 }
