@@ -65,8 +65,8 @@ class packet_sink final : public sc_core::sc_module, public tlm_net::fw_if {
   tlm_net::packet_pool& m_pool;
 };
 
-// Plays planned packets into the NIC's ejection port, each whole (tail in) at its time;
-// records the credits the NIC returns.
+// Plays planned packets into the NIC's ejection port: the head 5 ns before the planned
+// time, the tail at it. Records the credits the NIC returns.
 class packet_source final : public sc_core::sc_module, public tlm_net::bw_if {
  public:
   tlm_net::initiator_socket out;
@@ -107,7 +107,7 @@ class packet_source final : public sc_core::sc_module, public tlm_net::bw_if {
  private:
   void run() {
     for (const plan& pl : plans) {
-      wait_until(pl.at_ps);
+      wait_until(pl.at_ps - k_head_lead_ps);
       packet* p = m_pool.acquire();
       p->src = pl.src;
       p->dst = pl.dst;
@@ -119,12 +119,13 @@ class packet_source final : public sc_core::sc_module, public tlm_net::bw_if {
       p->buf_offset = pl.offset;
       p->index = pl.index;
       p->count = pl.count;
-      p->tail_time = sc_core::sc_time_stamp();
+      p->tail_time = ps(pl.at_ps);
       tlm::tlm_phase ph = tlm::BEGIN_REQ;
-      sc_time t = sc_core::SC_ZERO_TIME;
+      sc_time t = sc_core::SC_ZERO_TIME;  // the head is in now
       out->nb_transport_fw(*p, ph, t);
     }
   }
+  static constexpr uint64_t k_head_lead_ps = 5000;
   tlm_net::packet_pool& m_pool;
 };
 
@@ -307,7 +308,8 @@ BOOST_AUTO_TEST_CASE(host_nic_reassembles_each_message_once) {
       BOOST_TEST(b.log.got[i].bytes == want[i].bytes);
     }
   }
-  // Every packet's buffer space goes back upstream when it is consumed (tail in), on its VC.
+  // Every packet's buffer space goes back upstream when it is consumed (tail in, not head),
+  // on its VC.
   BOOST_TEST_REQUIRE(b.source.credits.size() == 6u);
   for (size_t i = 0; i < 6; ++i) {
     BOOST_TEST(b.source.credits[i].at_ps == b.source.plans[i].at_ps);
@@ -323,7 +325,7 @@ BOOST_AUTO_TEST_CASE(host_nic_reassembles_each_message_once) {
 
 BOOST_AUTO_TEST_CASE(host_nic_packet_for_another_terminal_is_an_error) {
   bench b("bench", bench_params{});
-  packet_source::plan pl{1000, 0, 0, 0, 0, 64, 0, 1, 64};
+  packet_source::plan pl{10000, 0, 0, 0, 0, 64, 0, 1, 64};
   pl.dst = 3;  // the NIC under test is terminal 1
   b.source.plans = {pl};
   BOOST_CHECK_THROW(sc_core::sc_start(), sc_core::sc_report);

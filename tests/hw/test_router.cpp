@@ -196,15 +196,16 @@ BOOST_AUTO_TEST_CASE(router_single_packet_latency_is_analytic) {
   f.script = [](test_fabric& self) {
     wait_until(123);
     self.send(0, 5, 512, 1);  // one full packet, router 0 -> 1 -> 4 -> 5
-    wait_until(1000777);
-    self.send(5, 0, 40, 2);  // one short packet back, router 5 -> 4 -> 1 -> 0
+    wait_until(1001374);
+    self.send(5, 0, 40, 2);  // one short packet back, router 5 -> 4 -> 1 -> 0; its head
+                             // reaches router 5 at 1030000 ps, on a clock edge: no wait
   };
   sc_core::sc_start();
 
   // Hand-checked: 0 -> 5 is 507169 ps (the slow terminal link's tail dominates the last
   // hop; the middle hops wait for the incoming tail); 5 -> 0 is 1267376 ps.
   BOOST_TEST(analytic_delivery_ps(123, 512, k_longest_path, fp) == 507169u);
-  BOOST_TEST(analytic_delivery_ps(1000777, 40, k_longest_path, fp) == 1267376u);
+  BOOST_TEST(analytic_delivery_ps(1001374, 40, k_longest_path, fp) == 1267376u);
 
   BOOST_TEST_REQUIRE(f.logs[5].got.size() == 1u);
   BOOST_TEST(f.logs[5].got[0].at_ps == 507169u);
@@ -217,7 +218,7 @@ BOOST_AUTO_TEST_CASE(router_single_packet_latency_is_analytic) {
 
   // The NIC measures from the head leaving the source NIC; four routers on each path.
   BOOST_TEST(f.nics[5]->latency_ps.sum == 507169.0 - 123.0);
-  BOOST_TEST(f.nics[0]->latency_ps.sum == 1267376.0 - 1000777.0);
+  BOOST_TEST(f.nics[0]->latency_ps.sum == 1267376.0 - 1001374.0);
   BOOST_TEST(f.nics[5]->routers.sum == 4.0);
   BOOST_TEST(f.nics[0]->routers.sum == 4.0);
   const uint64_t switched[] = {2, 2, 0, 0, 2, 2};  // routers 2 and 3 are off both paths
