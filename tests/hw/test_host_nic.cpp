@@ -12,6 +12,8 @@
 #include "tlm/packet_pool.h"
 
 #include <boost/test/unit_test.hpp>
+
+#include "message_log.h"
 #include <systemc>
 
 #include <functional>
@@ -31,7 +33,6 @@ namespace {
 
 sc_time ps(uint64_t v) { return sc_time::from_value(v); }
 void wait_until(uint64_t t_ps) { sc_core::wait(ps(t_ps) - sc_core::sc_time_stamp()); }
-uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 
 // End of the NIC's injection link: records each packet, returns its credit `hold_ps` after
 // its tail arrived, and gives it back to the pool.
@@ -129,20 +130,7 @@ class packet_source final : public sc_core::sc_module, public tlm_net::bw_if {
   tlm_net::packet_pool& m_pool;
 };
 
-class message_log final : public hw::nic_client {
- public:
-  struct entry {
-    uint64_t at_ps;
-    network::terminal_id src;
-    uint32_t tag;
-    uint64_t offset;
-    uint64_t bytes;
-  };
-  std::vector<entry> got;
-  void on_message(network::terminal_id src, uint32_t tag, uint64_t offset, uint64_t bytes) override {
-    got.push_back(entry{now_ps(), src, tag, offset, bytes});
-  }
-};
+using bcastsim::test::message_log;
 
 struct bench_params {
   hw::nic_params nic;             // 512 B packets, 16 KiB buffers

@@ -11,6 +11,8 @@
 #include "tlm/packet_pool.h"
 
 #include <boost/test/unit_test.hpp>
+
+#include "message_log.h"
 #include <systemc>
 
 #include <algorithm>
@@ -32,21 +34,7 @@ namespace {
 sc_time ps(uint64_t v) { return sc_time::from_value(v); }
 void wait_until(uint64_t t_ps) { sc_core::wait(ps(t_ps) - sc_core::sc_time_stamp()); }
 
-// Whole messages as a NIC hands them to its client.
-class message_log final : public hw::nic_client {
- public:
-  struct entry {
-    uint64_t at_ps;
-    network::terminal_id src;
-    uint32_t tag;
-    uint64_t offset;
-    uint64_t bytes;
-  };
-  std::vector<entry> got;
-  void on_message(network::terminal_id src, uint32_t tag, uint64_t offset, uint64_t bytes) override {
-    got.push_back(entry{sc_core::sc_time_stamp().value(), src, tag, offset, bytes});
-  }
-};
+using bcastsim::test::message_log;
 
 struct fabric_params {
   network::dragonfly_params shape{3, 2, 1, 1, network::global_arrangement::absolute};
