@@ -13,10 +13,10 @@ const char* to_string(op_kind k);
 
 struct op {
   op_kind kind = op_kind::compute;
-  uint32_t peer = 0;     // destination rank (send) or source rank (recv)
-  uint64_t offset = 0;   // first byte of the collective buffer carried (send/recv)
-  uint64_t bytes = 0;    // bytes carried (send/recv)
-  uint32_t tag = 0;      // MPI-like tag; matched with peer, in order
+  uint32_t peer = 0;        // destination rank (send) or source rank (recv)
+  uint64_t offset = 0;      // first byte of the collective buffer carried (send/recv)
+  uint64_t bytes = 0;       // bytes carried (send/recv)
+  uint32_t tag = 0;         // MPI-like tag; matched with peer, in order
   uint64_t compute_ns = 0;  // compute only
   // Indices of ops of the same rank that must complete first. An op with no deps is ready
   // at start. Builders default to "the previous op" (blocking MPI semantics).

@@ -15,9 +15,9 @@ namespace bcastsim::network {
 
 // Carried in every packet header; updated by the router that forwards it.
 struct route_state {
-  uint8_t local_hops = 0;   // router-to-router local links taken so far
-  uint8_t global_hops = 0;  // global links taken so far
-  uint16_t choice = 0;      // policy-private (e.g. which of several global links)
+  uint8_t local_hops = 0;     // router-to-router local links taken so far
+  uint8_t global_hops = 0;    // global links taken so far
+  uint16_t choice = 0;        // policy-private (e.g. which of several global links)
   uint32_t aux = invalid_id;  // policy-private (e.g. intermediate group)
 };
 

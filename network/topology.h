@@ -25,7 +25,7 @@ struct port_info {
   enum class kind : uint8_t { unused, terminal, router };
   kind peer_kind = kind::unused;
   link_class cls = link_class::local;
-  uint32_t peer = invalid_id;  // terminal id, or router id
+  uint32_t peer = invalid_id;      // terminal id, or router id
   port_id peer_port = invalid_id;  // port on the peer router (router links only)
 };
 

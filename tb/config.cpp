@@ -60,14 +60,14 @@ std::string section_of(const std::string& key) {
     prefix = section_of(prefix);
   }
   std::string where = prefix.empty() ? "at the top level" : "under '" + prefix + "'";
-  throw config_error(key, "unknown key '" + key + "'" + origin + "; allowed keys " + where + ": " +
-                              join(near));
+  throw config_error(
+      key, "unknown key '" + key + "'" + origin + "; allowed keys " + where + ": " + join(near));
 }
 
 void check_value(const key_info& k, const std::string& value, const std::string& origin) {
   auto fail = [&](const std::string& allowed) {
-    throw config_error(k.key, k.key + " = '" + value + "'" + origin + " is not valid; allowed: " +
-                                  allowed);
+    throw config_error(
+        k.key, k.key + " = '" + value + "'" + origin + " is not valid; allowed: " + allowed);
   };
   std::ostringstream range;
   range << "[" << k.min << ", " << k.max << "]";
@@ -132,7 +132,8 @@ const std::vector<key_info>& schema() {
       c("topology.arrangement", "absolute", {"absolute", "relative"},
         "global link arrangement (FACTS §1.2): absolute = BookSim2 dragonflynew, relative = SST"),
       c("routing.kind", "minimal", {"minimal"}, "routing policy"),
-      u("job.ranks", 0, 0, 1e8, "ranks of the job; 0 = every terminal (or every terminal from "
+      u("job.ranks", 0, 0, 1e8,
+        "ranks of the job; 0 = every terminal (or every terminal from "
         "job.first_terminal)"),
       c("job.placement", "all", {"all", "contiguous", "random"},
         "ranks on terminals: all (rank i on terminal i), contiguous, random (seeded)"),
@@ -204,7 +205,8 @@ void config::set(const std::string& assignment) {
     throw config_error(assignment, "--set expects key=value, got '" + assignment + "'");
   }
   std::string value = assignment.substr(eq + 1);
-  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front()) {
+  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+      value.back() == value.front()) {
     value = value.substr(1, value.size() - 2);
   }
   const std::string key = assignment.substr(0, eq);
@@ -224,8 +226,12 @@ const std::string& config::text(const std::string& key) const {
   if (it == m_values.end()) throw config_error(key, "internal: no key '" + key + "'");
   return it->second;
 }
-uint64_t config::uint(const std::string& key) const { return std::stoull(text(key)); }
-double config::real(const std::string& key) const { return std::stod(text(key)); }
+uint64_t config::uint(const std::string& key) const {
+  return std::stoull(text(key));
+}
+double config::real(const std::string& key) const {
+  return std::stod(text(key));
+}
 
 scenario make_scenario(const config& cfg) {
   scenario s;
@@ -239,7 +245,7 @@ scenario make_scenario(const config& cfg) {
                                 : network::global_arrangement::absolute;
   s.routing = cfg.text("routing.kind");
   const std::string& pl = cfg.text("job.placement");
-  s.job.kind = pl == "random" ? network::placement_kind::random
+  s.job.kind = pl == "random"       ? network::placement_kind::random
                : pl == "contiguous" ? network::placement_kind::contiguous
                                     : network::placement_kind::all;
   s.job.ranks = static_cast<uint32_t>(cfg.uint("job.ranks"));
@@ -261,10 +267,10 @@ scenario make_scenario(const config& cfg) {
     const std::string buf_key = std::string("router.vc_buffer_bytes.") + classes[k];
     const uint64_t buf = cfg.uint(buf_key);
     if (buf < packet) {
-      throw config_error(buf_key, buf_key + " = " + std::to_string(buf) +
-                                      " cannot hold one packet (network.packet_bytes = " +
-                                      std::to_string(packet) + "); allowed: at least " +
-                                      std::to_string(packet));
+      throw config_error(
+          buf_key, buf_key + " = " + std::to_string(buf) +
+                       " cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
+                       "); allowed: at least " + std::to_string(packet));
     }
     s.router.vc_buffer_bytes[k] = static_cast<uint32_t>(buf);
   }

@@ -13,8 +13,8 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   const uint32_t nt = topo.num_terminals();
   routers.reserve(nr);
   for (uint32_t r = 0; r < nr; ++r) {
-    routers.push_back(std::make_unique<hw::router>(("router_" + std::to_string(r)).c_str(), r,
-                                                   topo, routing, s.router));
+    routers.push_back(std::make_unique<hw::router>(("router_" + std::to_string(r)).c_str(), r, topo,
+                                                   routing, s.router));
   }
   nics.reserve(nt);
   for (uint32_t t = 0; t < nt; ++t) {
@@ -89,10 +89,11 @@ void fabric::trace(const tlm_net::trace_window& window, const std::vector<std::s
       if (b == n->basename()) n->trace(window, b), found = true;
     }
     if (!found) {
-      throw config_error("trace.blocks", "trace.blocks names '" + b +
-                                             "', which is not a block; allowed: router_0 .. router_" +
-                                             std::to_string(routers.size() - 1) + ", nic_0 .. nic_" +
-                                             std::to_string(nics.size() - 1));
+      throw config_error("trace.blocks",
+                         "trace.blocks names '" + b +
+                             "', which is not a block; allowed: router_0 .. router_" +
+                             std::to_string(routers.size() - 1) + ", nic_0 .. nic_" +
+                             std::to_string(nics.size() - 1));
     }
   }
 }

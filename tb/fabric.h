@@ -33,9 +33,9 @@ class fabric final : public sc_core::sc_module {
   void trace(const tlm_net::trace_window& window, const std::vector<std::string>& blocks);
 
   tlm_net::packet_pool pool;
-  std::vector<std::unique_ptr<hw::router>> routers;       // [router]
-  std::vector<std::unique_ptr<hw::host_nic>> nics;        // [terminal]
-  std::vector<std::unique_ptr<hw::host>> hosts;           // [rank]
+  std::vector<std::unique_ptr<hw::router>> routers;  // [router]
+  std::vector<std::unique_ptr<hw::host_nic>> nics;   // [terminal]
+  std::vector<std::unique_ptr<hw::host>> hosts;      // [rank]
   std::vector<std::unique_ptr<tlm_net::link>> links;
   std::unique_ptr<tlm_net::null_endpoint> unconnected;
 

@@ -39,9 +39,9 @@ void print_table(const nlohmann::json& r, const std::string& path) {
   const auto& t = r["traversals"];
   const auto& perf = r["perf"];
   std::cout << std::fixed << std::setprecision(2);
-  std::cout << c["algorithm"].get<std::string>() << " broadcast of " << c["bytes"] << " B from rank "
-            << c["root"] << " to " << c["ranks"] << " ranks on " << r["topology"].get<std::string>()
-            << "\n";
+  std::cout << c["algorithm"].get<std::string>() << " broadcast of " << c["bytes"]
+            << " B from rank " << c["root"] << " to " << c["ranks"] << " ranks on "
+            << r["topology"].get<std::string>() << "\n";
   auto row = [](const char* name) -> std::ostream& {
     return std::cout << "  " << std::left << std::setw(22) << name;
   };
@@ -63,7 +63,8 @@ void print_table(const nlohmann::json& r, const std::string& path) {
 }
 
 int cmd_run(const std::string& scenario_file, const std::vector<std::string>& sets,
-            const std::string& seed, const std::string& out_dir, const std::string& vcd, bool quiet) {
+            const std::string& seed, const std::string& out_dir, const std::string& vcd,
+            bool quiet) {
   tb::config cfg = scenario_file.empty() ? tb::config() : tb::config::from_yaml_file(scenario_file);
   for (const std::string& s : sets) cfg.set(s);
   if (!seed.empty()) cfg.set("seed", seed);
@@ -71,7 +72,9 @@ int cmd_run(const std::string& scenario_file, const std::vector<std::string>& se
 
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
-  if (ec) throw tb::config_error("--out", "cannot create output directory '" + out_dir + "': " + ec.message());
+  if (ec)
+    throw tb::config_error("--out",
+                           "cannot create output directory '" + out_dir + "': " + ec.message());
   const std::string path = (std::filesystem::path(out_dir) / "result.json").string();
 
   tb::run_scenario(cfg, [&](const nlohmann::json& r) {
@@ -113,9 +116,9 @@ int cmd_list() {
       os << "[" << k.min << ", " << k.max << "]";
       allowed = os.str();
     }
-    std::cout << "  " << std::left << std::setw(36) << k.key << " default "
-              << std::setw(16) << (k.default_value.empty() ? "\"\"" : k.default_value) << " "
-              << k.description << (allowed.empty() ? "" : "; allowed " + allowed) << "\n";
+    std::cout << "  " << std::left << std::setw(36) << k.key << " default " << std::setw(16)
+              << (k.default_value.empty() ? "\"\"" : k.default_value) << " " << k.description
+              << (allowed.empty() ? "" : "; allowed " + allowed) << "\n";
   }
   return 0;
 }
@@ -126,27 +129,32 @@ int sc_main(int argc, char* argv[]) {
   // Our own reports only: SystemC's banner and deprecation notes are not results.
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING,
+                                          sc_core::SC_DISPLAY | sc_core::SC_THROW);
 
-  CLI::App app{"bcastsim: a cycle-approximate SystemC/TLM model of broadcast offload hardware "
-               "in a packet-level network"};
+  CLI::App app{
+      "bcastsim: a cycle-approximate SystemC/TLM model of broadcast offload hardware "
+      "in a packet-level network"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(BCASTSIM_VERSION));
 
   std::string scenario_file, seed, out_dir = ".", vcd;
   std::vector<std::string> sets;
   bool quiet = false;
-  CLI::App* run = app.add_subcommand("run", "simulate a scenario (default: the built-in 72-terminal "
-                                            "dragonfly, 16 KiB binomial broadcast)");
+  CLI::App* run = app.add_subcommand("run",
+                                     "simulate a scenario (default: the built-in 72-terminal "
+                                     "dragonfly, 16 KiB binomial broadcast)");
   run->add_option("scenario", scenario_file, "scenario YAML file");
   run->add_option("--set", sets, "override a key: --set collective.bytes=1024 (repeatable)");
   run->add_option("--seed", seed, "seed of the run (key 'seed')");
   run->add_option("--out", out_dir, "directory for result.json (default: .)");
   run->add_option("--vcd", vcd, "write waveforms of trace.blocks to this VCD file");
   run->add_flag("-q,--quiet", quiet, "print nothing on success");
-  CLI::App* list = app.add_subcommand("list", "list topologies, routings, algorithms and scenario keys");
+  CLI::App* list =
+      app.add_subcommand("list", "list topologies, routings, algorithms and scenario keys");
 
-  if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" && std::string(argv[1]) != "list") {
+  if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" &&
+      std::string(argv[1]) != "list") {
     std::cerr << "bcastsim: error: unknown command '" << argv[1] << "'; allowed: run, list\n";
     return 2;
   }

@@ -9,10 +9,10 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <iomanip>
-#include <ostream>
 #include <cmath>
+#include <iomanip>
 #include <memory>
+#include <ostream>
 
 namespace bcastsim::tb {
 
@@ -24,7 +24,9 @@ double peak_rss_mb() {
   return static_cast<double>(ru.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-double ns(const sc_core::sc_time& t) { return static_cast<double>(t.value()) / 1000.0; }
+double ns(const sc_core::sc_time& t) {
+  return static_cast<double>(t.value()) / 1000.0;
+}
 
 // Pure C++ stages: anything wrong here is bad input (config_error, exit 2).
 struct plan {
@@ -48,8 +50,9 @@ plan make_plan(const scenario& s) {
     throw config_error("routing.kind", e.what());
   }
   if (s.router.vcs < p.routing->min_vcs()) {
-    throw config_error("router.vcs", "router.vcs = " + std::to_string(s.router.vcs) + " is too few for " +
-                                         s.routing + " routing; allowed: at least " +
+    throw config_error("router.vcs", "router.vcs = " + std::to_string(s.router.vcs) +
+                                         " is too few for " + s.routing +
+                                         " routing; allowed: at least " +
                                          std::to_string(p.routing->min_vcs()));
   }
   try {
@@ -97,8 +100,10 @@ nlohmann::json stats_to_json(const tlm_net::stat_group& g) {
     if (st.c) {
       j[st.name] = st.c->value;
     } else {
-      j[st.name] = {{"count", st.a->count}, {"mean", st.a->mean()},
-                    {"min", st.a->count ? st.a->min : 0.0}, {"max", st.a->count ? st.a->max : 0.0}};
+      j[st.name] = {{"count", st.a->count},
+                    {"mean", st.a->mean()},
+                    {"min", st.a->count ? st.a->min : 0.0},
+                    {"max", st.a->count ? st.a->max : 0.0}};
     }
   }
   return j;
@@ -139,10 +144,11 @@ nlohmann::json config_to_json(const config& cfg) {
   nlohmann::json j = nlohmann::json::object();
   for (const key_info& k : schema()) {
     j[nlohmann::json::json_pointer("/" + [&] {
-        std::string p = k.key;
-        for (char& ch : p) if (ch == '.') ch = '/';
-        return p;
-      }())] = json_value(k, cfg.text(k.key));
+      std::string p = k.key;
+      for (char& ch : p)
+        if (ch == '.') ch = '/';
+      return p;
+    }())] = json_value(k, cfg.text(k.key));
   }
   return j;
 }
@@ -164,7 +170,8 @@ nlohmann::json run_scenario(const config& cfg,
   sc_core::sc_trace_file* vcd = nullptr;
   if (!s.vcd_file.empty()) {
     std::string base = s.vcd_file;
-    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+      base.resize(base.size() - 4);
     vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
     vcd->set_time_unit(1, sc_core::SC_PS);
     tlm_net::trace_window window;
@@ -181,14 +188,15 @@ nlohmann::json run_scenario(const config& cfg,
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     sim_start = std::chrono::steady_clock::now();
     if (s.max_time_ns > 0) {
-      sc_core::sc_start(sc_core::sc_time(s.max_time_ns, sc_core::SC_NS), sc_core::SC_EXIT_ON_STARVATION);
+      sc_core::sc_start(sc_core::sc_time(s.max_time_ns, sc_core::SC_NS),
+                        sc_core::SC_EXIT_ON_STARVATION);
     } else {
       sc_core::sc_start();
     }
   } catch (const sc_core::sc_report& e) {
     if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
-    throw simulation_failure(std::string("simulation error at ") + sc_core::sc_time_stamp().to_string() +
-                             ": " + e.what());
+    throw simulation_failure(std::string("simulation error at ") +
+                             sc_core::sc_time_stamp().to_string() + ": " + e.what());
   }
   const auto sim_end = std::chrono::steady_clock::now();
   if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
@@ -214,8 +222,11 @@ nlohmann::json run_scenario(const config& cfg,
     if (rank != s.root) last_done = std::max(last_done, ns(progress.rank_done[rank]));
   }
   const double completion = progress.started ? last_done - ns(progress.first_send) : 0.0;
-  r["collective"] = {{"algorithm", s.algorithm}, {"ranks", p.place->num_ranks()},
-                     {"root", s.root}, {"bytes", s.bytes}, {"completion_ns", completion},
+  r["collective"] = {{"algorithm", s.algorithm},
+                     {"ranks", p.place->num_ranks()},
+                     {"root", s.root},
+                     {"bytes", s.bytes},
+                     {"completion_ns", completion},
                      // ranks holding every byte (the root from the start)
                      {"ranks_complete", progress.ranks_done + 1},
                      {"messages", p.messages}};
@@ -248,15 +259,17 @@ nlohmann::json run_scenario(const config& cfg,
                   {"latency_ns_avg", latency.mean() / 1000.0},
                   {"latency_ns_max", latency.count ? latency.max / 1000.0 : 0.0}};
 
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const double sim_wall = std::chrono::duration<double>(sim_end - sim_start).count();
-  r["perf"] = {{"wall_s", wall},
-               {"elaborate_wall_s", std::chrono::duration<double>(sim_start - wall_start).count()},
-               {"simulate_wall_s", sim_wall},
-               {"packet_hops", packet_hops},
-               {"packet_hops_per_s", sim_wall > 0 ? static_cast<double>(packet_hops) / sim_wall : 0.0},
-               {"peak_rss_mb", peak_rss_mb()},
-               {"pool_packets_peak", fab.pool.peak_in_use()}};
+  r["perf"] = {
+      {"wall_s", wall},
+      {"elaborate_wall_s", std::chrono::duration<double>(sim_start - wall_start).count()},
+      {"simulate_wall_s", sim_wall},
+      {"packet_hops", packet_hops},
+      {"packet_hops_per_s", sim_wall > 0 ? static_cast<double>(packet_hops) / sim_wall : 0.0},
+      {"peak_rss_mb", peak_rss_mb()},
+      {"pool_packets_peak", fab.pool.peak_in_use()}};
   if (s.block_stats) {
     nlohmann::json& b = r["blocks"];
     add_block_stats(b, fab.routers);

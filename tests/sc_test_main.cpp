@@ -5,11 +5,15 @@
 
 #include <cstdlib>
 
-static bool init_unit_test() { return true; }
+static bool init_unit_test() {
+  return true;
+}
 
 int sc_main(int argc, char* argv[]) {
-  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DISPLAY | sc_core::SC_THROW);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR, sc_core::SC_DISPLAY | sc_core::SC_THROW);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING,
+                                          sc_core::SC_DISPLAY | sc_core::SC_THROW);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ERROR,
+                                          sc_core::SC_DISPLAY | sc_core::SC_THROW);
   // The deprecation notice about sc_set_time_resolution is not a defect of a test.
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   return boost::unit_test::unit_test_main(&init_unit_test, argc, argv);

@@ -11,9 +11,11 @@ link::link(const sc_core::sc_module_name& name, const link_params& params)
   in.bind(*this);
   out.bind(*this);
   m_ps_per_byte = 1e12 / (params.bandwidth_gib_per_s * 1024.0 * 1024.0 * 1024.0);
-  m_latency = sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(params.latency_ns * 1000.0)));
+  m_latency =
+      sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(params.latency_ns * 1000.0)));
   m_stats.declare("packets", "packets", "packets that crossed the link", packets);
-  m_stats.declare("messages", "messages", "messages that crossed the link (first packets)", messages);
+  m_stats.declare("messages", "messages", "messages that crossed the link (first packets)",
+                  messages);
   m_stats.declare("bytes", "bytes", "bytes that crossed the link", bytes);
   m_stats.declare("busy_ps", "ps", "time the link was serialising packets", busy_ps);
 }

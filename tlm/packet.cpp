@@ -6,8 +6,10 @@ namespace bcastsim::tlm_net {
 
 const char* to_string(packet_kind k) {
   switch (k) {
-    case packet_kind::data: return "data";
-    case packet_kind::control: return "control";
+    case packet_kind::data:
+      return "data";
+    case packet_kind::control:
+      return "control";
   }
   return "?";
 }
@@ -15,8 +17,8 @@ const char* to_string(packet_kind k) {
 std::ostream& operator<<(std::ostream& os, const packet& p) {
   return os << "packet{" << to_string(p.kind) << " " << p.src << "->" << p.dst << " msg "
             << p.msg_id << " tag " << p.tag << " pkt " << p.index << "/" << p.count << " "
-            << p.size_bytes << " B vc " << static_cast<unsigned>(p.vc) << " routers "
-            << p.routers << "}";
+            << p.size_bytes << " B vc " << static_cast<unsigned>(p.vc) << " routers " << p.routers
+            << "}";
 }
 
 }  // namespace bcastsim::tlm_net

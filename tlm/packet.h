@@ -33,17 +33,17 @@ class packet {
   network::terminal_id src = network::invalid_id;
   network::terminal_id dst = network::invalid_id;
   packet_kind kind = packet_kind::data;
-  uint8_t vc = 0;            // VC on the link the packet is crossing now
-  uint32_t size_bytes = 0;   // bytes on the wire
+  uint8_t vc = 0;           // VC on the link the packet is crossing now
+  uint32_t size_bytes = 0;  // bytes on the wire
 
   // Message this packet belongs to.
-  uint64_t msg_id = 0;       // per source NIC, in send order
+  uint64_t msg_id = 0;  // per source NIC, in send order
   uint32_t tag = 0;
   uint32_t collective_id = 0;
-  uint64_t msg_bytes = 0;    // the whole message
-  uint64_t buf_offset = 0;   // collective-buffer offset of the message's first byte
-  uint32_t index = 0;        // packet index within the message
-  uint32_t count = 0;        // packets in the message
+  uint64_t msg_bytes = 0;   // the whole message
+  uint64_t buf_offset = 0;  // collective-buffer offset of the message's first byte
+  uint32_t index = 0;       // packet index within the message
+  uint32_t count = 0;       // packets in the message
 
   network::route_state route;
 
@@ -88,7 +88,10 @@ template <class Owner>
 class tagged_fw final : public fw_if {
  public:
   tagged_fw() = default;
-  void bind_owner(Owner* owner, uint32_t port) { m_owner = owner; m_port = port; }
+  void bind_owner(Owner* owner, uint32_t port) {
+    m_owner = owner;
+    m_port = port;
+  }
   tlm::tlm_sync_enum nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) override {
     return m_owner->nb_transport_fw(m_port, p, ph, t);
   }
@@ -97,9 +100,7 @@ class tagged_fw final : public fw_if {
   unsigned int transport_dbg(packet&) override { return 0; }
 
  private:
-  static void unsupported(const char* what) {
-    SC_REPORT_ERROR("bcastsim/tlm_net", what);
-  }
+  static void unsupported(const char* what) { SC_REPORT_ERROR("bcastsim/tlm_net", what); }
   Owner* m_owner = nullptr;
   uint32_t m_port = 0;
 };
@@ -108,7 +109,10 @@ template <class Owner>
 class tagged_bw final : public bw_if {
  public:
   tagged_bw() = default;
-  void bind_owner(Owner* owner, uint32_t port) { m_owner = owner; m_port = port; }
+  void bind_owner(Owner* owner, uint32_t port) {
+    m_owner = owner;
+    m_port = port;
+  }
   tlm::tlm_sync_enum nb_transport_bw(packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) override {
     return m_owner->nb_transport_bw(m_port, p, ph, t);
   }

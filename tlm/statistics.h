@@ -39,7 +39,7 @@ struct stat_info {
   const char* name;
   const char* unit;
   const char* description;
-  const counter* c = nullptr;      // exactly one of c, a is set
+  const counter* c = nullptr;  // exactly one of c, a is set
   const accumulator* a = nullptr;
 };
 
@@ -48,8 +48,7 @@ class stat_group {
   void declare(const char* name, const char* unit, const char* description, const counter& c) {
     m_stats.push_back(stat_info{name, unit, description, &c, nullptr});
   }
-  void declare(const char* name, const char* unit, const char* description,
-               const accumulator& a) {
+  void declare(const char* name, const char* unit, const char* description, const accumulator& a) {
     m_stats.push_back(stat_info{name, unit, description, nullptr, &a});
   }
   const std::vector<stat_info>& stats() const { return m_stats; }

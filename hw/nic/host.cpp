@@ -29,9 +29,11 @@ host::host(const sc_core::sc_module_name& name, uint32_t rank,
     for (uint32_t d : program.ops[i].deps) m_dependents[d].push_back(static_cast<uint32_t>(i));
   }
   for (size_t i = 0; i < n; ++i) {
-    if (m_deps_left[i] == 0) m_agenda.push(sc_core::SC_ZERO_TIME, action{action_kind::start, static_cast<uint32_t>(i)});
+    if (m_deps_left[i] == 0)
+      m_agenda.push(sc_core::SC_ZERO_TIME, action{action_kind::start, static_cast<uint32_t>(i)});
   }
-  m_stats.declare("cpu_busy_ps", "ps", "host CPU time spent in MPI overheads and compute", cpu_busy_ps);
+  m_stats.declare("cpu_busy_ps", "ps", "host CPU time spent in MPI overheads and compute",
+                  cpu_busy_ps);
   m_stats.declare("ops_completed", "ops", "schedule operations completed", ops_completed);
   SC_METHOD(on_wakeup);
   sensitive << m_wakeup;
@@ -100,7 +102,8 @@ void host::on_message(network::terminal_id src, uint32_t tag, uint64_t offset, u
 void host::note_received(uint64_t offset, uint64_t bytes) {
   (void)offset;
   m_received_bytes += bytes;
-  if (m_rank != m_progress.root && !m_progress.done[m_rank] && m_received_bytes >= m_progress.bytes) {
+  if (m_rank != m_progress.root && !m_progress.done[m_rank] &&
+      m_received_bytes >= m_progress.bytes) {
     m_progress.done[m_rank] = true;
     m_progress.rank_done[m_rank] = sc_core::sc_time_stamp();
     ++m_progress.ranks_done;
@@ -112,7 +115,9 @@ void host::try_match() {
   for (size_t pi = 0; pi < m_posted.size();) {
     const algorithms::op& o = m_program.ops[m_posted[pi]];
     size_t ui = 0;
-    while (ui < m_unexpected.size() && !(m_unexpected[ui].src_rank == o.peer && m_unexpected[ui].tag == o.tag)) ++ui;
+    while (ui < m_unexpected.size() &&
+           !(m_unexpected[ui].src_rank == o.peer && m_unexpected[ui].tag == o.tag))
+      ++ui;
     if (ui == m_unexpected.size()) {
       ++pi;
       continue;
@@ -146,8 +151,8 @@ void host::on_wakeup() {
 
 bool host::describe_stall(std::ostream& os) const {
   if (finished()) return false;
-  os << "  " << name() << " (rank " << m_rank << "): " << m_completed << "/"
-     << m_program.ops.size() << " ops done";
+  os << "  " << name() << " (rank " << m_rank << "): " << m_completed << "/" << m_program.ops.size()
+     << " ops done";
   for (uint32_t op : m_posted) {
     const algorithms::op& o = m_program.ops[op];
     os << "; op " << op << " waits for a message from rank " << o.peer << " tag " << o.tag;

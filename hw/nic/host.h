@@ -35,7 +35,7 @@ struct collective_progress {
   std::vector<sc_core::sc_time> rank_done;  // [rank]: holds every byte
   std::vector<bool> done;                   // [rank]
   uint32_t ranks_done = 0;
-  std::vector<std::string> errors;          // broken invariants (exit 1)
+  std::vector<std::string> errors;  // broken invariants (exit 1)
 };
 
 class host final : public sc_core::sc_module, public nic_client {

@@ -52,7 +52,8 @@ void host_nic::send_message(const message& m) {
   outgoing o;
   o.msg = m;
   o.id = m_next_msg_id++;
-  const uint64_t n = m.bytes == 0 ? 1 : (m.bytes + m_params.packet_bytes - 1) / m_params.packet_bytes;
+  const uint64_t n =
+      m.bytes == 0 ? 1 : (m.bytes + m_params.packet_bytes - 1) / m_params.packet_bytes;
   o.count = static_cast<uint32_t>(n);
   o.queued = sc_core::sc_time_stamp();
   m_queue.push(o);
@@ -65,7 +66,8 @@ void host_nic::inject() {
     outgoing& o = m_queue.front();
     const uint64_t offset = uint64_t{o.next_index} * m_params.packet_bytes;
     const uint64_t left = o.msg.bytes - offset;
-    const uint32_t size = static_cast<uint32_t>(left < m_params.packet_bytes ? left : m_params.packet_bytes);
+    const uint32_t size =
+        static_cast<uint32_t>(left < m_params.packet_bytes ? left : m_params.packet_bytes);
     const uint32_t wire = size == 0 ? 1 : size;  // a zero-byte message still sends a packet
     const uint8_t vc = 0;
     if (m_credits[vc] < wire) return;  // a credit return will wake us
@@ -146,7 +148,8 @@ void host_nic::deliver(packet* p) {
   // Reassembly: packets of one message may arrive in any order.
   const uint64_t payload = p->msg_bytes == 0 ? 0 : p->size_bytes;
   size_t k = 0;
-  while (k < m_partial.size() && !(m_partial[k].src == p->src && m_partial[k].msg_id == p->msg_id)) ++k;
+  while (k < m_partial.size() && !(m_partial[k].src == p->src && m_partial[k].msg_id == p->msg_id))
+    ++k;
   if (k == m_partial.size()) m_partial.push_back(partial{p->src, p->msg_id, 0});
   m_partial[k].received += payload;
   const bool complete = m_partial[k].received == p->msg_bytes;

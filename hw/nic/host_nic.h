@@ -23,7 +23,7 @@
 namespace bcastsim::hw {
 
 struct nic_params {
-  uint32_t packet_bytes = 512;      // largest packet; shorter messages travel as one packet
+  uint32_t packet_bytes = 512;           // largest packet; shorter messages travel as one packet
   uint32_t inject_buffer_bytes = 16384;  // the router's terminal VC buffer (initial credits)
   uint32_t eject_buffer_bytes = 16384;   // this NIC's receive buffer per VC
   uint32_t vcs = 3;

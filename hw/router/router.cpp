@@ -109,7 +109,8 @@ tlm::tlm_sync_enum router::nb_transport_bw(uint32_t port, packet& p, tlm::tlm_ph
 
 uint32_t router::output_occupancy_bytes(network::port_id port) const {
   uint32_t used = 0;
-  for (uint32_t vc = 0; vc < m_vcs; ++vc) used += m_outputs[port].capacity_bytes - credits(port, vc);
+  for (uint32_t vc = 0; vc < m_vcs; ++vc)
+    used += m_outputs[port].capacity_bytes - credits(port, vc);
   return used;
 }
 
@@ -154,7 +155,8 @@ void router::allocate() {
       if (q.fifo.empty()) continue;
       const packet* head = q.fifo.front();
       const output_port& op = m_outputs[head->next_port];
-      if (op.busy_until > now || credits(head->next_port, head->next_vc) < head->size_bytes) continue;
+      if (op.busy_until > now || credits(head->next_port, head->next_vc) < head->size_bytes)
+        continue;
       ip.pick = static_cast<int32_t>(vc);
       if (op.requests.empty()) m_requested_outputs.push_back(head->next_port);
       m_outputs[head->next_port].requests.push_back(i);
@@ -218,9 +220,9 @@ bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
       const input_vc& q = ivc(i, vc);
       if (q.occupancy_bytes == 0) continue;
       if (lines++ >= max_lines) return true;
-      os << "  " << name() << " input port " << i << " ("
-         << network::to_string(m_inputs[i].cls) << ") VC " << vc << ": " << q.fifo.size()
-         << " packets routed, " << q.occupancy_bytes << " bytes buffered";
+      os << "  " << name() << " input port " << i << " (" << network::to_string(m_inputs[i].cls)
+         << ") VC " << vc << ": " << q.fifo.size() << " packets routed, " << q.occupancy_bytes
+         << " bytes buffered";
       if (!q.fifo.empty()) {
         const packet* h = q.fifo.front();
         os << "; head " << *h << " waits for output port " << h->next_port << " VC "
@@ -245,8 +247,10 @@ void router::trace(const tlm_net::trace_window& window, const std::string& prefi
     sc_core::sc_trace(window.file, m_trace->busy[i], port + ".out.busy");
     for (uint32_t vc = 0; vc < m_vcs; ++vc) {
       const std::string v = ".vc" + std::to_string(vc);
-      sc_core::sc_trace(window.file, m_trace->occupancy[i * m_vcs + vc], port + ".in" + v + ".occupancy_bytes");
-      sc_core::sc_trace(window.file, m_trace->credits[i * m_vcs + vc], port + ".out" + v + ".credit_bytes");
+      sc_core::sc_trace(window.file, m_trace->occupancy[i * m_vcs + vc],
+                        port + ".in" + v + ".occupancy_bytes");
+      sc_core::sc_trace(window.file, m_trace->credits[i * m_vcs + vc],
+                        port + ".out" + v + ".credit_bytes");
     }
   }
   sc_core::sc_trace(window.file, m_trace->packets, prefix + ".packets");

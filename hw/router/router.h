@@ -31,8 +31,8 @@
 namespace bcastsim::hw {
 
 struct router_params {
-  uint32_t vcs = 3;                 // VCs on every port
-  uint32_t delay_cycles = 50;       // routing + allocation + crossbar pipeline
+  uint32_t vcs = 3;            // VCs on every port
+  uint32_t delay_cycles = 50;  // routing + allocation + crossbar pipeline
   double clock_mhz = 1000.0;
   // Input VC buffer per link class (terminal, local, global), in bytes.
   std::array<uint32_t, network::num_link_classes> vc_buffer_bytes{16384, 16384, 32768};
@@ -43,9 +43,8 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   sc_core::sc_vector<tlm_net::target_socket> in;      // [port], from upstream links
   sc_core::sc_vector<tlm_net::initiator_socket> out;  // [port], into downstream links
 
-  router(const sc_core::sc_module_name& name, network::router_id id,
-         const network::topology& topo, const network::routing_policy& routing,
-         const router_params& params);
+  router(const sc_core::sc_module_name& name, network::router_id id, const network::topology& topo,
+         const network::routing_policy& routing, const router_params& params);
   ~router() override;
   SC_HAS_PROCESS(router);
 
@@ -91,14 +90,14 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   struct input_port {
     network::link_class cls = network::link_class::local;
     sc_core::sc_time busy_until;
-    uint32_t rr = 0;  // next VC to favour
+    uint32_t rr = 0;     // next VC to favour
     uint32_t ready = 0;  // packets in the FIFOs
     int32_t pick = -1;   // VC picked in this allocation round
   };
   struct output_port {
     sc_core::sc_time busy_until;
-    uint32_t rr = 0;  // next input to favour
-    uint32_t capacity_bytes = 0;  // downstream VC buffer size
+    uint32_t rr = 0;                 // next input to favour
+    uint32_t capacity_bytes = 0;     // downstream VC buffer size
     std::vector<uint32_t> requests;  // inputs that picked this output this round
   };
   struct trace_mirror;
@@ -125,10 +124,10 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   std::unique_ptr<tlm_net::tagged_fw<router>[]> m_fw;  // interfaces are not copyable
   std::unique_ptr<tlm_net::tagged_bw<router>[]> m_bw;
   std::vector<input_port> m_inputs;
-  std::vector<input_vc> m_in_vcs;     // [port * vcs + vc]
+  std::vector<input_vc> m_in_vcs;  // [port * vcs + vc]
   std::vector<output_port> m_outputs;
-  std::vector<uint32_t> m_credits;    // [port * vcs + vc], bytes free downstream
-  std::vector<uint32_t> m_requested_outputs;  // outputs with requests this round
+  std::vector<uint32_t> m_credits;               // [port * vcs + vc], bytes free downstream
+  std::vector<uint32_t> m_requested_outputs;     // outputs with requests this round
   std::vector<tlm_net::packet> m_credit_tokens;  // [port]: payload of credit returns
   uint64_t m_buffered = 0;
 

@@ -13,8 +13,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "message_log.h"
 #include <systemc>
+#include "message_log.h"
 
 #include <functional>
 #include <memory>
@@ -31,8 +31,12 @@ using tlm_net::packet;
 
 namespace {
 
-sc_time ps(uint64_t v) { return sc_time::from_value(v); }
-void wait_until(uint64_t t_ps) { sc_core::wait(ps(t_ps) - sc_core::sc_time_stamp()); }
+sc_time ps(uint64_t v) {
+  return sc_time::from_value(v);
+}
+void wait_until(uint64_t t_ps) {
+  sc_core::wait(ps(t_ps) - sc_core::sc_time_stamp());
+}
 
 // End of the NIC's injection link: records each packet, returns its credit `hold_ps` after
 // its tail arrived, and gives it back to the pool.
@@ -133,8 +137,8 @@ class packet_source final : public sc_core::sc_module, public tlm_net::bw_if {
 using bcastsim::test::message_log;
 
 struct bench_params {
-  hw::nic_params nic;             // 512 B packets, 16 KiB buffers
-  tlm_net::link_params link;      // 5.25 GiB/s, 10 ns, 64 B flits
+  hw::nic_params nic;         // 512 B packets, 16 KiB buffers
+  tlm_net::link_params link;  // 5.25 GiB/s, 10 ns, 64 B flits
   hw::host_params host{300.0, 200.0};
   const algorithms::rank_program* program = nullptr;  // a host for rank 1 when set
 };
@@ -143,7 +147,8 @@ struct bench_params {
 // on terminal i. The NIC (and host) under test are terminal (rank) 1.
 class bench final : public sc_core::sc_module {
  public:
-  network::dragonfly topo{network::dragonfly_params{2, 1, 2, 1, network::global_arrangement::absolute}};
+  network::dragonfly topo{
+      network::dragonfly_params{2, 1, 2, 1, network::global_arrangement::absolute}};
   network::dragonfly_minimal_routing routing{topo};
   network::placement place{topo, network::placement_params{}};
   tlm_net::packet_pool pool;
@@ -169,7 +174,8 @@ class bench final : public sc_core::sc_module {
     progress.root = 0;
     progress.rank_done.assign(place.num_ranks(), sc_core::SC_ZERO_TIME);
     progress.done.assign(place.num_ranks(), false);
-    if (bp.program) host = std::make_unique<hw::host>("host", 1, *bp.program, bp.host, nic, place, progress);
+    if (bp.program)
+      host = std::make_unique<hw::host>("host", 1, *bp.program, bp.host, nic, place, progress);
     SC_THREAD(run);
   }
   SC_HAS_PROCESS(bench);
@@ -277,7 +283,7 @@ BOOST_AUTO_TEST_CASE(host_nic_reassembles_each_message_once) {
   // Terminal 0's message 0 (1100 B at offset 1000) arrives out of order and interleaved with
   // terminal 2's message 0 (600 B): the same msg_id from another source is another message.
   b.source.plans = {
-      plan{10000, 0, 0, 5, 1000, 1100, 2, 3, 76, 1}, plan{20000, 2, 0, 5, 0, 600, 0, 2, 512, 0},
+      plan{10000, 0, 0, 5, 1000, 1100, 2, 3, 76, 1},  plan{20000, 2, 0, 5, 0, 600, 0, 2, 512, 0},
       plan{30000, 0, 0, 5, 1000, 1100, 0, 3, 512, 1}, plan{40000, 2, 0, 5, 0, 600, 1, 2, 88, 0},
       plan{50000, 0, 0, 5, 1000, 1100, 1, 3, 512, 1}, plan{60000, 0, 1, 6, 2100, 0, 0, 1, 1, 0},
   };
@@ -358,7 +364,7 @@ BOOST_AUTO_TEST_CASE(host_send_completes_after_send_overhead) {
 
 BOOST_AUTO_TEST_CASE(host_recv_matches_source_and_tag_in_order) {
   algorithms::rank_program prog;
-  prog.then(make_compute(5000));        // every message arrives before a receive is posted
+  prog.then(make_compute(5000));         // every message arrives before a receive is posted
   prog.then(make_recv(0, 100, 200, 2));  // takes the tag-2 message though it came second
   prog.then(make_recv(0, 0, 100, 1));    // the first tag-1 message from rank 0, not rank 2's
   prog.then(make_recv(0, 300, 300, 1));
@@ -369,12 +375,15 @@ BOOST_AUTO_TEST_CASE(host_recv_matches_source_and_tag_in_order) {
   b.progress.bytes = 650;
   using plan = packet_source::plan;
   b.source.plans = {
-      plan{100000, 2, 0, 1, 600, 50, 0, 1, 50}, plan{200000, 0, 0, 1, 0, 100, 0, 1, 100},
-      plan{300000, 0, 1, 2, 100, 200, 0, 1, 200}, plan{400000, 0, 2, 1, 300, 300, 0, 1, 300},
+      plan{100000, 2, 0, 1, 600, 50, 0, 1, 50},
+      plan{200000, 0, 0, 1, 0, 100, 0, 1, 100},
+      plan{300000, 0, 1, 2, 100, 200, 0, 1, 200},
+      plan{400000, 0, 2, 1, 300, 300, 0, 1, 300},
   };
   std::vector<uint64_t> done;
   b.script = [&](bench& self) {
-    for (uint64_t t : {4999999u, 5000001u, 5199999u, 5200001u, 5400001u, 5600001u, 5799999u, 5800001u}) {
+    for (uint64_t t :
+         {4999999u, 5000001u, 5199999u, 5200001u, 5400001u, 5600001u, 5799999u, 5800001u}) {
       wait_until(t);
       done.push_back(self.host->ops_completed.value);
     }
@@ -385,7 +394,8 @@ BOOST_AUTO_TEST_CASE(host_recv_matches_source_and_tag_in_order) {
   BOOST_TEST(b.progress.errors.empty());
   for (const std::string& e : b.progress.errors) BOOST_TEST_MESSAGE(e);
   // Each receive completes 200 ns (recv overhead) after it is posted.
-  BOOST_TEST(done == (std::vector<uint64_t>{0, 1, 1, 2, 3, 4, 4, 5}), boost::test_tools::per_element());
+  BOOST_TEST(done == (std::vector<uint64_t>{0, 1, 1, 2, 3, 4, 4, 5}),
+             boost::test_tools::per_element());
   BOOST_TEST(b.host->finished());
   BOOST_TEST(b.host->received_bytes() == 650u);
   BOOST_TEST(b.host->cpu_busy_ps.value == 5000000u + 4u * 200000u);
@@ -398,17 +408,18 @@ BOOST_AUTO_TEST_CASE(host_recv_matches_source_and_tag_in_order) {
 BOOST_AUTO_TEST_CASE(host_cpu_overheads_serialise) {
   algorithms::rank_program prog;
   prog.add(make_send(0, 0, 100, 0), {});  // op 0: CPU [0, 300]
-  prog.add(make_compute(1000), {});        // op 1: CPU [300, 1300]
-  prog.add(make_recv(0, 0, 64, 9), {});    // op 2: posted at 0, message in at 500 ns
-  prog.add(make_send(2, 0, 100, 1), {});   // op 3: CPU [1300, 1600]
-  prog.add(make_compute(10), {2});         // op 4: after the receive
+  prog.add(make_compute(1000), {});       // op 1: CPU [300, 1300]
+  prog.add(make_recv(0, 0, 64, 9), {});   // op 2: posted at 0, message in at 500 ns
+  prog.add(make_send(2, 0, 100, 1), {});  // op 3: CPU [1300, 1600]
+  prog.add(make_compute(10), {2});        // op 4: after the receive
   bench_params bp;
   bp.program = &prog;
   bench b("bench", bp);
   b.source.plans = {packet_source::plan{500000, 0, 0, 9, 0, 64, 0, 1, 64}};
   std::vector<uint64_t> done;
   b.script = [&](bench& self) {
-    for (uint64_t t : {299999u, 300001u, 1300001u, 1599999u, 1600001u, 1799999u, 1800001u, 1810001u}) {
+    for (uint64_t t :
+         {299999u, 300001u, 1300001u, 1599999u, 1600001u, 1799999u, 1800001u, 1810001u}) {
       wait_until(t);
       done.push_back(self.host->ops_completed.value);
     }
@@ -417,7 +428,8 @@ BOOST_AUTO_TEST_CASE(host_cpu_overheads_serialise) {
 
   // One CPU: the receive matched at 500 ns waits for it until 1600 ns and completes at 1800;
   // the compute after it ends at 1810 ns.
-  BOOST_TEST(done == (std::vector<uint64_t>{0, 1, 2, 2, 3, 3, 4, 5}), boost::test_tools::per_element());
+  BOOST_TEST(done == (std::vector<uint64_t>{0, 1, 2, 2, 3, 3, 4, 5}),
+             boost::test_tools::per_element());
   BOOST_TEST(b.host->cpu_busy_ps.value == 300000u + 1000000u + 300000u + 200000u + 10000u);
   BOOST_TEST_REQUIRE(b.sink.got.size() == 2u);
   BOOST_TEST(b.sink.got[0].pkt.injected.value() == 300000u);

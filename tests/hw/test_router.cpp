@@ -12,8 +12,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "message_log.h"
 #include <systemc>
+#include "message_log.h"
 
 #include <algorithm>
 #include <array>
@@ -31,8 +31,12 @@ using sc_core::sc_time;
 
 namespace {
 
-sc_time ps(uint64_t v) { return sc_time::from_value(v); }
-void wait_until(uint64_t t_ps) { sc_core::wait(ps(t_ps) - sc_core::sc_time_stamp()); }
+sc_time ps(uint64_t v) {
+  return sc_time::from_value(v);
+}
+void wait_until(uint64_t t_ps) {
+  sc_core::wait(ps(t_ps) - sc_core::sc_time_stamp());
+}
 
 using bcastsim::test::message_log;
 
@@ -73,8 +77,8 @@ class test_fabric final : public sc_core::sc_module {
                                                      topo, routing, fp.router));
     }
     for (uint32_t t = 0; t < topo.num_terminals(); ++t) {
-      nics.push_back(std::make_unique<hw::host_nic>(("nic_" + std::to_string(t)).c_str(), t,
-                                                    fp.nic, pool, routing));
+      nics.push_back(std::make_unique<hw::host_nic>(("nic_" + std::to_string(t)).c_str(), t, fp.nic,
+                                                    pool, routing));
       nics.back()->set_client(&logs[t]);
     }
     for (uint32_t r = 0; r < topo.num_routers(); ++r) {
@@ -322,7 +326,8 @@ BOOST_AUTO_TEST_CASE(router_round_robin_serves_two_inputs_alternately) {
 
   // The shared output never idled: router 0 first granted at 72000 ps (head at 21353, clock
   // edge 22000, + 50 cycles) and has sent a packet every 90826 ps since.
-  const tlm_net::link& shared = f.link_named("bench.link_r0_" + std::to_string(f.topo.local_port(0, 1)));
+  const tlm_net::link& shared =
+      f.link_named("bench.link_r0_" + std::to_string(f.topo.local_port(0, 1)));
   BOOST_TEST(shared.packets.value > got.size());
   BOOST_TEST(shared.busy_ps.value == shared.packets.value * 90826u);
   BOOST_TEST(shared.free_at().value() == 72000u + shared.packets.value * 90826u);

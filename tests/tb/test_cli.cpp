@@ -47,7 +47,9 @@ nlohmann::json load(const std::string& path) {
   return nlohmann::json::parse(in);
 }
 
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
 
 void expect_bad_input(const std::string& args, const std::string& text) {
   const outcome o = run(args);
@@ -67,12 +69,12 @@ BOOST_AUTO_TEST_CASE(run_default_prints_table_and_writes_result) {
   }
   BOOST_TEST(!contains(o.output, "Copyright"));  // no SystemC banner
   const auto r = load(dir + "/result.json");
-  for (const char* key : {"/schema", "/seed", "/config", "/sim_time_ns", "/collective/completion_ns",
-                          "/traversals/terminal/packets", "/traversals/local/messages",
-                          "/traversals/global/messages", "/packets/injected", "/packets/delivered",
-                          "/packets/hops_avg", "/packets/latency_ns_avg", "/packets/latency_ns_max",
-                          "/perf/wall_s", "/perf/packet_hops", "/perf/packet_hops_per_s",
-                          "/perf/peak_rss_mb"}) {
+  for (const char* key :
+       {"/schema", "/seed", "/config", "/sim_time_ns", "/collective/completion_ns",
+        "/traversals/terminal/packets", "/traversals/local/messages", "/traversals/global/messages",
+        "/packets/injected", "/packets/delivered", "/packets/hops_avg", "/packets/latency_ns_avg",
+        "/packets/latency_ns_max", "/perf/wall_s", "/perf/packet_hops", "/perf/packet_hops_per_s",
+        "/perf/peak_rss_mb"}) {
     BOOST_TEST(r.contains(nlohmann::json::json_pointer(key)), key);
   }
   BOOST_TEST(r["collective"]["ranks"].get<int>() == 72);
@@ -95,7 +97,8 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_naming_the_key) {
     std::ofstream f(dir + "/s.yaml");
     f << "collective:\n  byte: 10\n";
   }
-  expect_bad_input("run " + dir + "/s.yaml", "unknown key 'collective.byte' (in " + dir + "/s.yaml)");
+  expect_bad_input("run " + dir + "/s.yaml",
+                   "unknown key 'collective.byte' (in " + dir + "/s.yaml)");
 }
 
 BOOST_AUTO_TEST_CASE(stalled_simulation_exits_1_with_diagnosis) {
@@ -110,8 +113,9 @@ BOOST_AUTO_TEST_CASE(stalled_simulation_exits_1_with_diagnosis) {
 }
 
 BOOST_AUTO_TEST_CASE(same_seed_gives_identical_result) {
-  const std::string args = "run -q --set job.placement=random --set job.ranks=40 "
-                           "--set collective.bytes=3000 --set collective.root=5";
+  const std::string args =
+      "run -q --set job.placement=random --set job.ranks=40 "
+      "--set collective.bytes=3000 --set collective.root=5";
   const std::string a = fresh_dir(), b = fresh_dir(), c = fresh_dir();
   BOOST_REQUIRE(run(args + " --seed 7 --out " + a).code == 0);
   BOOST_REQUIRE(run(args + " --seed 7 --out " + b).code == 0);
@@ -129,7 +133,8 @@ BOOST_AUTO_TEST_CASE(same_seed_gives_identical_result) {
 
 BOOST_AUTO_TEST_CASE(vcd_of_a_router_and_a_nic_has_changing_signals) {
   const std::string dir = fresh_dir();
-  const outcome o = run("run -q --vcd " + dir + "/w.vcd --set trace.blocks=router_0,nic_0 --out " + dir);
+  const outcome o =
+      run("run -q --vcd " + dir + "/w.vcd --set trace.blocks=router_0,nic_0 --out " + dir);
   BOOST_TEST(o.code == 0, o.output);
   std::ifstream in(dir + "/w.vcd");
   BOOST_REQUIRE(in.good());
@@ -193,8 +198,10 @@ BOOST_AUTO_TEST_CASE(vcd_of_a_router_and_a_nic_has_changing_signals) {
 
 BOOST_AUTO_TEST_CASE(vcd_window_limits_the_changes) {
   const std::string dir = fresh_dir();
-  const outcome o = run("run -q --vcd " + dir + "/w.vcd --set trace.start_ns=2000 "
-                        "--set trace.end_ns=5000 --out " + dir);
+  const outcome o = run("run -q --vcd " + dir +
+                        "/w.vcd --set trace.start_ns=2000 "
+                        "--set trace.end_ns=5000 --out " +
+                        dir);
   BOOST_TEST(o.code == 0, o.output);
   std::ifstream in(dir + "/w.vcd");
   std::string line;
@@ -224,8 +231,8 @@ BOOST_AUTO_TEST_CASE(list_names_algorithms_routings_and_keys) {
   const outcome o = run("list");
   BOOST_TEST(o.code == 0);
   for (const char* s : {"binomial", "tree", "minimal", "dragonfly", "collective.bytes", "wait_ps",
-                        "busy_ps", "latency_ps", "cpu_busy_ps",
-                        "router.vc_buffer_bytes.global", "link.global.bandwidth_gib_per_s"}) {
+                        "busy_ps", "latency_ps", "cpu_busy_ps", "router.vc_buffer_bytes.global",
+                        "link.global.bandwidth_gib_per_s"}) {
     BOOST_TEST(contains(o.output, s), s);
   }
   BOOST_TEST(run("--help").code == 0);

@@ -41,7 +41,8 @@ BOOST_AUTO_TEST_CASE(default_yaml_equals_builtin_default) {
 }
 
 BOOST_AUTO_TEST_CASE(yaml_nesting_and_set_override) {
-  config c = config::from_yaml_text("topology: {a: 8, p: 4, h: 4}\ncollective:\n  bytes: 1024\n", "t");
+  config c =
+      config::from_yaml_text("topology: {a: 8, p: 4, h: 4}\ncollective:\n  bytes: 1024\n", "t");
   c.set("collective.bytes=2048");
   c.set("collective.algorithm='tree'");
   BOOST_TEST(c.uint("topology.a") == 8u);
@@ -69,13 +70,15 @@ BOOST_AUTO_TEST_CASE(bad_values_name_the_allowed_values) {
   expect_error([] { config().set("job.placement=scattered"); }, "job.placement",
                "all, contiguous, random");
   expect_error([] { config().set("collective.bytes"); }, "collective.bytes", "key=value");
-  expect_error([] { config::from_yaml_text("a: [", "broken.yaml"); }, "", "cannot parse broken.yaml");
+  expect_error([] { config::from_yaml_text("a: [", "broken.yaml"); }, "",
+               "cannot parse broken.yaml");
 }
 
 BOOST_AUTO_TEST_CASE(vc_buffer_smaller_than_a_packet_is_refused) {
   config c;
   c.set("router.vc_buffer_bytes.global=511");
-  expect_error([&] { make_scenario(c); }, "router.vc_buffer_bytes.global", "cannot hold one packet");
+  expect_error([&] { make_scenario(c); }, "router.vc_buffer_bytes.global",
+               "cannot hold one packet");
   c.set("router.vc_buffer_bytes.global=512");
   BOOST_TEST(make_scenario(c).router.vc_buffer_bytes[2] == 512u);
 }

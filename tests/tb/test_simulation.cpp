@@ -75,7 +75,8 @@ BOOST_AUTO_TEST_CASE(block_statistics_add_up_to_the_link_traversals) {
     if (name.rfind("fabric.link_", 0) == 0) link_packets += stats["packets"].get<uint64_t>();
   }
   const auto& t = r["traversals"];
-  const uint64_t all = t["terminal"]["packets"].get<uint64_t>() + t["local"]["packets"].get<uint64_t>() +
+  const uint64_t all = t["terminal"]["packets"].get<uint64_t>() +
+                       t["local"]["packets"].get<uint64_t>() +
                        t["global"]["packets"].get<uint64_t>();
   BOOST_TEST(link_packets == all);
   BOOST_TEST(switched == all - r["packets"]["injected"].get<uint64_t>());

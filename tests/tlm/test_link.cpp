@@ -13,9 +13,9 @@
 #include <vector>
 
 using namespace bcastsim;
-using sc_core::sc_time;
 using sc_core::SC_NS;
 using sc_core::SC_PS;
+using sc_core::sc_time;
 using tlm_net::packet;
 
 namespace {
@@ -145,8 +145,8 @@ BOOST_AUTO_TEST_CASE(link_serialisation_is_bytes_over_gib_per_s) {
   tlm_net::link b("b", lp);
   // 512 B at 5.25 GiB/s = 512e12 / (5.25 * 2^30) ps = 90826.125 -> 90826.
   BOOST_TEST(a.serialisation(512).value() == 90826u);
-  BOOST_TEST(a.serialisation(64).value() == 11353u);   // 11353.27
-  BOOST_TEST(a.serialisation(40).value() == 7096u);    // 7095.79: rounded, not truncated
+  BOOST_TEST(a.serialisation(64).value() == 11353u);    // 11353.27
+  BOOST_TEST(a.serialisation(40).value() == 7096u);     // 7095.79: rounded, not truncated
   BOOST_TEST(b.serialisation(512).value() == 101455u);  // 101454.71
   BOOST_TEST(a.serialisation(0).value() == 0u);
   for (uint32_t n : {1u, 7u, 100u, 276u, 488u, 4096u, 65536u}) {
@@ -310,7 +310,7 @@ BOOST_AUTO_TEST_CASE(link_busy_link_rejects_a_new_packet) {
   b.sender.script = [&](test_sender& s) {
     sc_core::wait(100, SC_NS);
     packet p1 = make_packet(512);
-    s.send(p1);  // busy until 190826 ps
+    s.send(p1);                   // busy until 190826 ps
     sc_core::wait(90825, SC_PS);  // 1 ps too early
     packet p2 = make_packet(64);
     try {

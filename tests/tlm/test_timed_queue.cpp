@@ -10,8 +10,8 @@
 #include <vector>
 
 using namespace bcastsim;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 
@@ -49,7 +49,9 @@ class drain final : public sc_core::sc_module {
   }
 };
 
-sc_time ns(double v) { return sc_time(v, SC_NS); }
+sc_time ns(double v) {
+  return sc_time(v, SC_NS);
+}
 
 }  // namespace
 
@@ -84,7 +86,8 @@ BOOST_AUTO_TEST_CASE(timed_queue_orders_by_time_then_insertion) {
   std::vector<int> want_items = {1, 3, 4, 2, 5, 0};
   std::vector<uint64_t> want_times = {10000, 10000, 10000, 20000, 20000, 30000};
   for (int i = 0; i < 40; ++i) want_items.push_back(100 + i), want_times.push_back(40000);
-  for (int i = 0; i < 40; ++i) want_items.push_back(200 + i), want_times.push_back(50000 + 1000 * i);
+  for (int i = 0; i < 40; ++i)
+    want_items.push_back(200 + i), want_times.push_back(50000 + 1000 * i);
   BOOST_TEST(items == want_items, boost::test_tools::per_element());
   BOOST_TEST(times == want_times, boost::test_tools::per_element());
   // One wake-up per distinct time: 10, 20, 30, 40 and 50..89 ns.
