@@ -131,7 +131,8 @@ const std::vector<key_info>& schema() {
       u("topology.h", 2, 1, 4096, "dragonfly global ports per router"),
       c("topology.arrangement", "absolute", {"absolute", "relative"},
         "global link arrangement (FACTS §1.2): absolute = BookSim2 dragonflynew, relative = SST"),
-      c("routing.kind", "minimal", {"minimal"}, "routing policy"),
+      c("routing.kind", "minimal", {"minimal", "nonminimal", "valiant", "adaptive"},
+        "routing policy: minimal, nonminimal (Valiant; alias valiant), adaptive (UGAL-L)"),
       u("job.ranks", 0, 0, 1e8,
         "ranks of the job; 0 = every terminal (or every terminal from "
         "job.first_terminal)"),
@@ -279,6 +280,7 @@ scenario make_scenario(const config& cfg) {
   s.router.clock_mhz = cfg.real("router.clock_mhz");
   s.nic.packet_bytes = packet;
   s.nic.vcs = s.router.vcs;
+  s.nic.seed = s.seed;
   s.nic.inject_buffer_bytes = s.router.vc_buffer_bytes[0];
   s.nic.eject_buffer_bytes = s.router.vc_buffer_bytes[0];
   s.host.send_overhead_ns = cfg.real("host.send_overhead_ns");

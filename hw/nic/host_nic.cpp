@@ -87,7 +87,9 @@ void host_nic::inject() {
     p->created = o.queued;
     p->injected = now;
     p->tail_time = now;  // the payload is in host memory already
-    m_routing.init_state(m_terminal, o.msg.dst, p->route);
+    m_routing.init_state(m_terminal, o.msg.dst,
+                         network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),
+                         p->route);
     m_credits[vc] -= wire;
     ++packets_injected;
     if (p->index == 0) ++messages_sent;

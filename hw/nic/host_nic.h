@@ -27,6 +27,7 @@ struct nic_params {
   uint32_t inject_buffer_bytes = 16384;  // the router's terminal VC buffer (initial credits)
   uint32_t eject_buffer_bytes = 16384;   // this NIC's receive buffer per VC
   uint32_t vcs = 3;
+  uint64_t seed = 1;  // run seed; with the terminal and packet count it gives routing entropy
 };
 
 struct message {
@@ -122,6 +123,7 @@ class host_nic final : public sc_core::sc_module {
   std::vector<uint32_t> m_eject_bytes;  // [vc] bytes held in this NIC's receive buffer
   sc_core::sc_time m_link_free;
   uint64_t m_next_msg_id = 0;
+  uint64_t m_next_packet = 0;  // packets injected so far: the routing entropy's counter
   tlm_net::packet m_credit_token;
 
   sc_core::sc_event m_wakeup;

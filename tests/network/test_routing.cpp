@@ -2,18 +2,18 @@
 // (acyclic channel dependency graph), and the routing registry.
 #include "network/dragonfly.h"
 #include "network/routing.h"
+#include "routing_checks.h"
 
 #include <boost/test/unit_test.hpp>
 
-#include <algorithm>
 #include <memory>
-#include <queue>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 using namespace bcastsim::network;
+using namespace bcastsim::network::routing_checks;
 
 namespace {
 
@@ -27,116 +27,8 @@ const dragonfly_params k_shapes[] = {
 
 constexpr uint32_t k_vcs = 2;
 
-struct hop {
-  router_id at;
-  route_decision out;
-  route_state before;  // state when the decision was made
-};
-
-// Follows route() from the source router until it ejects; stops after max_hops so a
-// routing loop fails the test instead of hanging it.
-std::vector<hop> walk(const topology& topo, const routing_policy& policy, terminal_id src,
-                      terminal_id dst, uint32_t max_hops = 8) {
-  std::vector<hop> path;
-  route_state state;
-  policy.init_state(src, dst, state);
-  router_id at = topo.router_of(src);
-  while (path.size() <= max_hops) {
-    const route_state before = state;
-    const route_decision d = policy.route(at, dst, state, nullptr);
-    path.push_back({at, d, before});
-    if (d.port >= topo.radix(at)) break;
-    const port_info& pi = topo.port(at, d.port);
-    if (pi.peer_kind != port_info::kind::router) break;
-    at = pi.peer;
-  }
-  return path;
-}
-
-// Router-to-router distances over paths with at most `max_global` global links (BFS on
-// (router, globals used)): what "minimal" means on a dragonfly.
-std::vector<uint32_t> distances_from(const topology& topo, router_id from, uint32_t max_global) {
-  const uint32_t n = topo.num_routers();
-  const uint32_t layers = max_global + 1;
-  std::vector<uint32_t> dist(n * layers, invalid_id);
-  std::queue<uint32_t> todo;
-  dist[from * layers] = 0;
-  todo.push(from * layers);
-  while (!todo.empty()) {
-    const uint32_t s = todo.front();
-    todo.pop();
-    const router_id r = s / layers;
-    for (port_id p = 0; p < topo.radix(r); ++p) {
-      const port_info& pi = topo.port(r, p);
-      if (pi.peer_kind != port_info::kind::router) continue;
-      const uint32_t used = s % layers + (pi.cls == link_class::global ? 1 : 0);
-      if (used > max_global) continue;
-      const uint32_t next = pi.peer * layers + used;
-      if (dist[next] == invalid_id) {
-        dist[next] = dist[s] + 1;
-        todo.push(next);
-      }
-    }
-  }
-  std::vector<uint32_t> best(n, invalid_id);
-  for (uint32_t s = 0; s < dist.size(); ++s) best[s / layers] = std::min(best[s / layers], dist[s]);
-  return best;
-}
-
-// Directed graph over (channel, VC); adjacency lists.
-using graph = std::vector<std::vector<uint32_t>>;
-
-bool has_cycle(const graph& g) {
-  enum : uint8_t { white, grey, black };
-  std::vector<uint8_t> colour(g.size(), white);
-  std::vector<std::pair<uint32_t, uint32_t>> stack;  // (node, next edge index)
-  for (uint32_t root = 0; root < g.size(); ++root) {
-    if (colour[root] != white) continue;
-    colour[root] = grey;
-    stack.push_back({root, 0});
-    while (!stack.empty()) {
-      auto& [node, edge] = stack.back();
-      if (edge == g[node].size()) {
-        colour[node] = black;
-        stack.pop_back();
-        continue;
-      }
-      const uint32_t next = g[node][edge++];
-      if (colour[next] == grey) return true;
-      if (colour[next] == white) {
-        colour[next] = grey;
-        stack.push_back({next, 0});
-      }
-    }
-  }
-  return false;
-}
-
-// Channels: every router output port (router->router or router->terminal), then one
-// injection channel per terminal. Every route adds an edge from the (channel, VC) it
-// arrives on to the one it leaves on; injection uses VC 0.
 graph channel_dependency_graph(const topology& topo, const routing_policy& policy) {
-  uint32_t max_radix = 0;
-  for (router_id r = 0; r < topo.num_routers(); ++r) max_radix = std::max(max_radix, topo.radix(r));
-  const uint32_t injection_base = topo.num_routers() * max_radix;
-  graph g((injection_base + topo.num_terminals()) * k_vcs);
-  for (terminal_id src = 0; src < topo.num_terminals(); ++src) {
-    for (terminal_id dst = 0; dst < topo.num_terminals(); ++dst) {
-      if (src == dst) continue;
-      uint32_t arrived = (injection_base + src) * k_vcs;
-      for (const hop& h : walk(topo, policy, src, dst)) {
-        BOOST_REQUIRE(h.out.vc < k_vcs);
-        const uint32_t leaves = (h.at * max_radix + h.out.port) * k_vcs + h.out.vc;
-        g[arrived].push_back(leaves);
-        arrived = leaves;
-      }
-    }
-  }
-  for (auto& edges : g) {
-    std::sort(edges.begin(), edges.end());
-    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  }
-  return g;
+  return routing_checks::channel_dependency_graph(topo, policy, k_vcs);
 }
 
 // Minimal routing with the dateline removed: everything on VC 0.
@@ -145,8 +37,8 @@ class single_vc_routing final : public routing_policy {
   explicit single_vc_routing(const dragonfly& df) : routing_policy(df), m_inner(df) {}
   std::string name() const override { return "minimal-single-vc"; }
   uint32_t min_vcs() const override { return 1; }
-  void init_state(terminal_id s, terminal_id d, route_state& st) const override {
-    m_inner.init_state(s, d, st);
+  void init_state(terminal_id s, terminal_id d, uint64_t entropy, route_state& st) const override {
+    m_inner.init_state(s, d, entropy, st);
   }
   route_decision route(router_id at, terminal_id dst, route_state& st,
                        const port_occupancy_view* occ) const override {
@@ -221,7 +113,7 @@ BOOST_AUTO_TEST_CASE(minimal_routing_same_router_ejects_at_once) {
   const dragonfly df(dragonfly_params{9, 4, 2, 2, global_arrangement::absolute});
   const dragonfly_minimal_routing policy(df);
   route_state state;
-  policy.init_state(0, 1, state);
+  policy.init_state(0, 1, 0, state);
   const route_decision d = policy.route(0, 1, state, nullptr);
   BOOST_TEST(d.port == 1u);
   BOOST_TEST(d.vc == 0u);
@@ -244,8 +136,8 @@ BOOST_AUTO_TEST_CASE(minimal_routing_choice_is_deterministic_and_spread) {
   for (terminal_id src = 0; src < df.num_terminals(); ++src) {
     for (terminal_id dst = 0; dst < df.num_terminals(); ++dst) {
       route_state a, b;
-      policy.init_state(src, dst, a);
-      policy.init_state(src, dst, b);
+      policy.init_state(src, dst, 1, a);
+      policy.init_state(src, dst, 2, b);  // minimal routing ignores the entropy
       BOOST_REQUIRE(a.choice == b.choice);
       BOOST_REQUIRE(a.choice < df.links_per_group_pair());
       BOOST_REQUIRE(a.global_hops == 0u);
@@ -304,8 +196,9 @@ BOOST_AUTO_TEST_CASE(routing_registry) {
   BOOST_TEST(minimal->name() == "minimal");
   BOOST_TEST(minimal->min_vcs() == 2u);
   BOOST_TEST(&minimal->topo() == &df);
-  BOOST_TEST(routing_names("dragonfly") == std::vector<std::string>{"minimal"},
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      routing_names("dragonfly") == (std::vector<std::string>{"minimal", "nonminimal", "adaptive"}),
+      boost::test_tools::per_element());
   BOOST_TEST(routing_names("torus").empty());
 
   std::string message;
@@ -314,7 +207,9 @@ BOOST_AUTO_TEST_CASE(routing_registry) {
   } catch (const std::invalid_argument& e) {
     message = e.what();
   }
-  BOOST_TEST(message == "routing.kind = 'x' is not known for dragonfly; allowed: minimal");
+  BOOST_TEST(message ==
+             "routing.kind = 'x' is not known for dragonfly; allowed: minimal, nonminimal, "
+             "adaptive");
 
   const two_router_line line;
   BOOST_CHECK_THROW(make_routing("minimal", line), std::invalid_argument);

@@ -87,7 +87,8 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_naming_the_key) {
   expect_bad_input("run --set topology.a=8 --set topology.h=2 --set topology.g=18", "topology.g");
   expect_bad_input("run --set router.vc_buffer_bytes.terminal=256", "cannot hold one packet");
   expect_bad_input("run --set collective.algorithm=hypercube", "allowed: binomial");
-  expect_bad_input("run --set routing.kind=valiant", "allowed: minimal");
+  expect_bad_input("run --set routing.kind=ugal",
+                   "allowed: minimal, nonminimal, valiant, adaptive");
   expect_bad_input("run --set job.ranks=100", "job.ranks");
   expect_bad_input("run --no-such-flag", "--no-such-flag");
   expect_bad_input("run /nonexistent/scenario.yaml", "cannot read scenario file");
