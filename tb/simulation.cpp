@@ -4,6 +4,7 @@
 #include "algorithms/verify.h"
 #include "network/dragonfly.h"
 #include "tb/fabric.h"
+#include "tb/plan.h"
 #include "tb/watchdog.h"
 
 #include <sys/resource.h>
@@ -28,15 +29,10 @@ double ns(const sc_core::sc_time& t) {
   return static_cast<double>(t.value()) / 1000.0;
 }
 
-// Pure C++ stages: anything wrong here is bad input (config_error, exit 2).
-struct plan {
-  std::unique_ptr<network::dragonfly> topo;
-  std::unique_ptr<network::routing_policy> routing;
-  std::unique_ptr<network::placement> place;
-  algorithms::schedule sched;
-  uint64_t messages = 0;
-};
+}  // namespace
 
+// Pure C++ stages (declared in tb/plan.h): anything wrong here is bad input (config_error,
+// exit 2).
 plan make_plan(const scenario& s) {
   plan p;
   try {
@@ -77,7 +73,11 @@ plan make_plan(const scenario& s) {
   req.num_ranks = p.place->num_ranks();
   req.root = s.root;
   req.bytes = s.bytes;
-  p.sched = algo->make(req);
+  try {
+    p.sched = algo->make(req);
+  } catch (const std::invalid_argument& e) {
+    throw config_error("collective.algorithm", e.what());  // e.g. needs a power-of-two job
+  }
   const algorithms::verify_result v = algorithms::verify_broadcast(p.sched);
   if (!v.ok) {
     std::string msg = "algorithm '" + s.algorithm + "' produced an invalid schedule:";
@@ -87,6 +87,8 @@ plan make_plan(const scenario& s) {
   p.messages = v.messages;
   return p;
 }
+
+namespace {
 
 nlohmann::json json_value(const key_info& k, const std::string& v) {
   if (k.type == value_type::uint) return std::stoull(v);

@@ -1,0 +1,48 @@
+#include "algorithms/link_count.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace bcastsim::algorithms {
+
+link_counts count_minimal_links(const schedule& s, const network::topology& topo,
+                                const network::placement& place) {
+  link_counts c;
+  // First link per (source group, destination group), looked up once.
+  std::map<std::pair<network::group_id, network::group_id>, network::topology::router_pair>
+      first_link;
+  for (uint32_t rank = 0; rank < s.num_ranks; ++rank) {
+    const network::router_id src = topo.router_of(place.terminal_of(rank));
+    const network::group_id src_group = topo.group_of(src);
+    for (const op& o : s.ranks[rank].ops) {
+      if (o.kind != op_kind::send) continue;
+      const network::router_id dst = topo.router_of(place.terminal_of(o.peer));
+      const network::group_id dst_group = topo.group_of(dst);
+      c.terminal += 2;
+      if (src == dst) continue;
+      if (src_group == dst_group) {
+        c.local += 1;
+        continue;
+      }
+      auto it = first_link.find({src_group, dst_group});
+      if (it == first_link.end()) {
+        const auto links = topo.links_between_groups(src_group, dst_group);
+        if (links.empty()) {
+          throw std::invalid_argument("count_minimal_links: groups " + std::to_string(src_group) +
+                                      " and " + std::to_string(dst_group) + " of " +
+                                      topo.describe() + " are not joined by a global link");
+        }
+        it = first_link.emplace(std::make_pair(src_group, dst_group), links.front()).first;
+      }
+      const network::topology::router_pair gateway = it->second;
+      c.global += 1;
+      if (gateway.first != src) c.local += 1;
+      if (gateway.second != dst) c.local += 1;
+    }
+  }
+  return c;
+}
+
+}  // namespace bcastsim::algorithms
