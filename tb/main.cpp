@@ -1,7 +1,9 @@
-// The bcastsim command line: run a scenario, list what can be configured.
+// The bcastsim command line: run a scenario, analyze it without simulation (link counts and
+// the makespan in links), list what can be configured.
 // Exit codes: 0 success, 1 the simulation failed (stall, broken invariant), 2 bad input.
 #include "algorithms/registry.h"
 #include "network/routing.h"
+#include "tb/analyze.h"
 #include "tb/config.h"
 #include "tb/simulation.h"
 
@@ -62,27 +64,69 @@ void print_table(const nlohmann::json& r, const std::string& path) {
   row("result") << path << "\n";
 }
 
-int cmd_run(const std::string& scenario_file, const std::vector<std::string>& sets,
-            const std::string& seed, const std::string& out_dir, const std::string& vcd,
-            bool quiet) {
+void print_analyze_table(const nlohmann::json& r, const std::string& path) {
+  const auto& c = r["collective"];
+  const auto& t = r["traversals"];
+  std::cout << std::fixed << std::setprecision(2);
+  std::cout << c["algorithm"].get<std::string>() << " broadcast of " << c["bytes"]
+            << " B from rank " << c["root"] << " to " << c["ranks"] << " ranks on "
+            << r["topology"].get<std::string>() << " (link model, no simulation)\n";
+  auto row = [](const char* name) -> std::ostream& {
+    return std::cout << "  " << std::left << std::setw(22) << name;
+  };
+  row("makespan") << c["makespan_links"] << " links\n";
+  row("messages") << c["messages"] << "\n";
+  for (const char* cls : {"terminal", "local", "global"}) {
+    row((std::string("traversals ") + cls).c_str())
+        << t[cls]["packets"] << " packets, " << t[cls]["messages"] << " messages\n";
+  }
+  row("hops (routers)") << "avg " << r["hops_avg"].get<double>() << "\n";
+  row("wall time") << std::setprecision(3) << r["perf"]["wall_s"].get<double>() << " s\n";
+  row("result") << path << "\n";
+}
+
+tb::config load_config(const std::string& scenario_file, const std::vector<std::string>& sets,
+                       const std::string& seed) {
   tb::config cfg = scenario_file.empty() ? tb::config() : tb::config::from_yaml_file(scenario_file);
   for (const std::string& s : sets) cfg.set(s);
   if (!seed.empty()) cfg.set("seed", seed);
-  if (!vcd.empty()) cfg.set("trace.vcd", vcd);
+  return cfg;
+}
 
+std::string output_path(const std::string& out_dir, const char* file) {
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec)
     throw tb::config_error("--out",
                            "cannot create output directory '" + out_dir + "': " + ec.message());
-  const std::string path = (std::filesystem::path(out_dir) / "result.json").string();
+  return (std::filesystem::path(out_dir) / file).string();
+}
+
+void write_json(const nlohmann::json& r, const std::string& path) {
+  std::ofstream out(path);
+  out << r.dump(2) << "\n";
+  if (!out) throw tb::config_error("--out", "cannot write " + path);
+}
+
+int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>& sets,
+                const std::string& seed, const std::string& out_dir, bool quiet) {
+  const tb::config cfg = load_config(scenario_file, sets, seed);
+  const std::string path = output_path(out_dir, "analyze.json");
+  const nlohmann::json r = tb::analyze_scenario(cfg);
+  write_json(r, path);
+  if (!quiet) print_analyze_table(r, path);
+  return 0;
+}
+
+int cmd_run(const std::string& scenario_file, const std::vector<std::string>& sets,
+            const std::string& seed, const std::string& out_dir, const std::string& vcd,
+            bool quiet) {
+  tb::config cfg = load_config(scenario_file, sets, seed);
+  if (!vcd.empty()) cfg.set("trace.vcd", vcd);
+  const std::string path = output_path(out_dir, "result.json");
 
   tb::run_scenario(cfg, [&](const nlohmann::json& r) {
-    {
-      std::ofstream out(path);
-      out << r.dump(2) << "\n";
-      if (!out) throw tb::config_error("--out", "cannot write " + path);
-    }
+    write_json(r, path);
     if (!quiet) print_table(r, path);
     // Done: leave without tearing down the fabric (seconds on large networks, see
     // run_scenario). Nothing else is left to write.
@@ -150,12 +194,22 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--out", out_dir, "directory for result.json (default: .)");
   run->add_option("--vcd", vcd, "write waveforms of trace.blocks to this VCD file");
   run->add_flag("-q,--quiet", quiet, "print nothing on success");
+  CLI::App* analyze = app.add_subcommand(
+      "analyze",
+      "count the links every message crosses and the makespan in links (the paper's "
+      "preliminary study), without simulating; writes analyze.json");
+  analyze->add_option("scenario", scenario_file, "scenario YAML file");
+  analyze->add_option("--set", sets, "override a key: --set job.ranks=1024 (repeatable)");
+  analyze->add_option("--seed", seed, "seed of the run (key 'seed')");
+  analyze->add_option("--out", out_dir, "directory for analyze.json (default: .)");
+  analyze->add_flag("-q,--quiet", quiet, "print nothing on success");
   CLI::App* list =
       app.add_subcommand("list", "list topologies, routings, algorithms and scenario keys");
 
   if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" &&
-      std::string(argv[1]) != "list") {
-    std::cerr << "bcastsim: error: unknown command '" << argv[1] << "'; allowed: run, list\n";
+      std::string(argv[1]) != "analyze" && std::string(argv[1]) != "list") {
+    std::cerr << "bcastsim: error: unknown command '" << argv[1]
+              << "'; allowed: run, list, analyze\n";
     return 2;
   }
   try {
@@ -167,6 +221,7 @@ int sc_main(int argc, char* argv[]) {
   try {
     if (list->parsed()) return cmd_list();
     if (run->parsed()) return cmd_run(scenario_file, sets, seed, out_dir, vcd, quiet);
+    if (analyze->parsed()) return cmd_analyze(scenario_file, sets, seed, out_dir, quiet);
   } catch (const tb::config_error& e) {
     std::cerr << "bcastsim: error: " << e.what() << "\n";
     return 2;

@@ -1,0 +1,47 @@
+// `bcastsim analyze`: the preliminary study of the topology-aware broadcast paper (IV-A,
+// IV-B: makespan in links, messages over each link class) of a scenario, without simulation.
+// The scenario is planned exactly as `run` plans it (tb/plan.h); every message's route is
+// walked with the real routing policy on an idle network, with the entropy the NIC would
+// give the message's first packet, and the schedule is executed in the link-count model:
+//   - a send lasts as many time units as links it crosses (terminal -> router -> ... ->
+//     terminal: two terminals on one router = 2, through two routers = 3);
+//   - a sender performs one send at a time and waits for delivery before its next op
+//     (blocking), so the message is available to the receiver when the send ends;
+//   - a recv completes at max(posted, message available); compute ops take no time.
+// makespan_links is the time the last rank holds every byte.
+// Messages are counted once per link they cross (as run counts first packets); packets are
+// messages times packets per message. With minimal routing both equal run's counts; a
+// randomised policy sends later packets of a message on their own routes, and an adaptive
+// one sees an idle network here, so those counts are the model's, not the simulation's.
+#pragma once
+
+#include "network/routing.h"
+#include "tb/config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+
+namespace bcastsim::tb {
+
+inline constexpr const char* analyze_schema = "bcastsim.analyze/1";
+
+// The links one message crosses from terminal `src` to terminal `dst`.
+struct route_walk {
+  std::array<uint32_t, network::num_link_classes> links{};  // by link_class
+  uint32_t routers = 0;                                     // the paper's "hops"
+  uint32_t total_links() const { return links[0] + links[1] + links[2]; }
+};
+
+// Follows `routing` from the source terminal's router until ejection at `dst`, with no
+// load on any port; `entropy` is the packet's random draw (network::packet_entropy).
+// Throws simulation_failure if the route does not reach `dst`.
+route_walk walk_route(const network::routing_policy& routing, network::terminal_id src,
+                      network::terminal_id dst, uint64_t entropy = 0);
+
+// The analyze.json document of the scenario. Throws config_error for bad input (the same
+// checks as run_scenario), simulation_failure for an invalid schedule.
+nlohmann::json analyze_scenario(const config& cfg);
+
+}  // namespace bcastsim::tb

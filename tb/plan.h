@@ -1,0 +1,29 @@
+// The pure C++ stages of a run: a scenario turned into its topology, routing policy,
+// placement and verified schedule. Shared by `run` (tb/simulation) and `analyze`
+// (tb/analyze), so both see the same network and the same messages.
+#pragma once
+
+#include "algorithms/schedule.h"
+#include "network/dragonfly.h"
+#include "network/placement.h"
+#include "network/routing.h"
+#include "tb/config.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace bcastsim::tb {
+
+struct plan {
+  std::unique_ptr<network::dragonfly> topo;
+  std::unique_ptr<network::routing_policy> routing;
+  std::unique_ptr<network::placement> place;
+  algorithms::schedule sched;
+  uint64_t messages = 0;  // matched send/recv pairs of sched
+};
+
+// Anything wrong here is bad input: throws config_error (exit 2) naming the key, or
+// simulation_failure (exit 1) when the algorithm produced an invalid schedule.
+plan make_plan(const scenario& s);
+
+}  // namespace bcastsim::tb

@@ -1,0 +1,274 @@
+// `bcastsim analyze`: the link-count model of the paper's preliminary study (IV-A, IV-B).
+// Hand-computed makespans and link counts on the default dragonfly (g=9 a=4 p=2 h=2,
+// absolute: terminals 2r, 2r+1 on router r; routers 4k..4k+3 form group k; router 0 holds
+// the one global link from group 0 to group 1, which lands on router 4), equality with a
+// real run, the 16,512-terminal network, bad input, and the CLI.
+#include "network/dragonfly.h"
+#include "network/routing.h"
+#include "tb/analyze.h"
+#include "tb/simulation.h"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+namespace {
+
+using bcastsim::tb::analyze_scenario;
+using bcastsim::tb::config;
+using bcastsim::tb::config_error;
+
+config contiguous(uint32_t ranks) {
+  config c;
+  c.set("job.placement", "contiguous");
+  c.set("job.ranks", std::to_string(ranks));
+  return c;
+}
+
+uint64_t messages(const nlohmann::json& r, const char* cls) {
+  return r["traversals"][cls]["messages"].get<uint64_t>();
+}
+
+uint64_t makespan(const nlohmann::json& r) {
+  return r["collective"]["makespan_links"].get<uint64_t>();
+}
+
+std::string config_error_key(const config& c) {
+  try {
+    analyze_scenario(c);
+  } catch (const config_error& e) {
+    return e.key;
+  }
+  return "(no config_error)";
+}
+
+struct outcome {
+  int code = -1;
+  std::string output;  // stdout and stderr
+};
+
+outcome run_cli(const std::string& args) {
+  outcome o;
+  const std::string cmd = std::string(BCASTSIM_BINARY) + " " + args + " 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  BOOST_REQUIRE(f != nullptr);
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) o.output.append(buf.data(), n);
+  const int status = pclose(f);
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(route_walk_counts_terminal_local_and_global_links) {
+  const bcastsim::network::dragonfly df(bcastsim::network::dragonfly_params{});
+  const auto routing = bcastsim::network::make_routing("minimal", df);
+  // Terminal 0 -> 1: one router, terminal links only.
+  auto w = bcastsim::tb::walk_route(*routing, 0, 1);
+  BOOST_TEST(w.routers == 1u);
+  BOOST_TEST(w.total_links() == 2u);
+  // Terminal 0 -> 8 (router 4): router 0 -> global -> router 4.
+  w = bcastsim::tb::walk_route(*routing, 0, 8);
+  BOOST_TEST(w.routers == 2u);
+  BOOST_TEST(w.links[0] == 2u);
+  BOOST_TEST(w.links[1] == 0u);
+  BOOST_TEST(w.links[2] == 1u);
+  // Terminal 0 -> 10 (router 5): global to router 4, then local to router 5.
+  w = bcastsim::tb::walk_route(*routing, 0, 10);
+  BOOST_TEST(w.routers == 3u);
+  BOOST_TEST(w.links[0] == 2u);
+  BOOST_TEST(w.links[1] == 1u);
+  BOOST_TEST(w.links[2] == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(two_ranks_on_one_router_take_two_links) {
+  // Terminal -> router -> terminal: 2 units (the paper's "two routers = 3 units", minus one).
+  const auto r = analyze_scenario(contiguous(2));
+  BOOST_TEST(r["schema"].get<std::string>() == "bcastsim.analyze/1");
+  BOOST_TEST(r["collective"]["messages"].get<uint64_t>() == 1u);
+  BOOST_TEST(makespan(r) == 2u);
+  BOOST_TEST(messages(r, "terminal") == 2u);
+  BOOST_TEST(messages(r, "local") == 0u);
+  BOOST_TEST(messages(r, "global") == 0u);
+  // 16384 B in 512 B packets: 32 packets per message.
+  BOOST_TEST(r["traversals"]["terminal"]["packets"].get<uint64_t>() == 64u);
+  BOOST_TEST(r["hops_avg"].get<double>() == 1.0);
+  BOOST_TEST(sc_core::sc_get_top_level_objects().empty());  // nothing was elaborated
+}
+
+BOOST_AUTO_TEST_CASE(four_ranks_binomial_by_hand) {
+  // Ranks 0,1 on router 0; 2,3 on router 1 (group 0).
+  // t=0..3  rank 0 -> 2 (terminal, local, terminal)
+  // t=3..5  rank 0 -> 1 (same router; the root waited for delivery of its first send)
+  // t=3..5  rank 2 -> 3 (same router)                              makespan 5
+  const auto r = analyze_scenario(contiguous(4));
+  BOOST_TEST(makespan(r) == 5u);
+  BOOST_TEST(r["collective"]["messages"].get<uint64_t>() == 3u);
+  BOOST_TEST(messages(r, "terminal") == 6u);
+  BOOST_TEST(messages(r, "local") == 1u);
+  BOOST_TEST(messages(r, "global") == 0u);
+  BOOST_TEST(r["hops_avg"].get<double>() == 4.0 / 3.0, boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(nine_ranks_binomial_crosses_one_global_link) {
+  // Rank 8 sits on router 4 (group 1); the others in group 0, two per router.
+  // rank 0: -> 8 t=0..3 (global), -> 4 t=3..6 (local), -> 2 t=6..9 (local), -> 1 t=9..11
+  // rank 4 (has it at 6): -> 6 t=6..9 (local), -> 5 t=9..11
+  // rank 2 (at 9): -> 3 t=9..11;  rank 6 (at 9): -> 7 t=9..11      makespan 11
+  const auto r = analyze_scenario(contiguous(9));
+  BOOST_TEST(makespan(r) == 11u);
+  BOOST_TEST(r["collective"]["messages"].get<uint64_t>() == 8u);
+  BOOST_TEST(messages(r, "terminal") == 16u);
+  BOOST_TEST(messages(r, "local") == 3u);
+  BOOST_TEST(messages(r, "global") == 1u);
+  BOOST_TEST(r["hops_avg"].get<double>() == 1.5);  // routers 2,2,2,1,2,1,1,1
+}
+
+BOOST_AUTO_TEST_CASE(default_scenario_matches_the_known_run_counts) {
+  // `bcastsim run` of the default scenario: terminal 142, local 37, global 8 messages.
+  const auto r = analyze_scenario(config());
+  BOOST_TEST(messages(r, "terminal") == 142u);
+  BOOST_TEST(messages(r, "local") == 37u);
+  BOOST_TEST(messages(r, "global") == 8u);
+  BOOST_TEST(r["traversals"]["terminal"]["packets"].get<uint64_t>() == 142u * 32);
+  BOOST_TEST(r["collective"]["ranks"].get<uint32_t>() == 72u);
+  BOOST_TEST(r["collective"]["messages"].get<uint64_t>() == 71u);
+  BOOST_TEST(r["config"]["topology"]["g"].get<uint32_t>() == 9u);  // effective, not 0
+  for (const char* key : {"/seed", "/topology", "/collective/algorithm", "/collective/root",
+                          "/collective/bytes", "/hops_avg", "/perf/wall_s"}) {
+    BOOST_TEST(r.contains(nlohmann::json::json_pointer(key)), key);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(traversals_equal_a_simulated_run_of_the_same_scenario) {
+  // 1000 B: two packets per message, the last one short.
+  config c;
+  c.set("job.placement", "random");
+  c.set("job.ranks", "23");
+  c.set("collective.root", "5");
+  c.set("collective.bytes", "1000");
+  c.set("seed", "7");
+  const auto a = analyze_scenario(c);
+  const auto r = bcastsim::tb::run_scenario(c);
+  BOOST_TEST(a["traversals"] == r["traversals"], a["traversals"] << " vs " << r["traversals"]);
+  BOOST_TEST(a["config"] == r["config"]);
+  BOOST_TEST(a["collective"]["messages"] == r["collective"]["messages"]);
+  // Every message has the same size, so per-message and per-packet averages agree.
+  BOOST_TEST(a["hops_avg"].get<double>() == r["packets"]["hops_avg"].get<double>(),
+             boost::test_tools::tolerance(1e-12));
+}
+
+BOOST_AUTO_TEST_CASE(randomised_routing_messages_equal_a_simulated_run) {
+  // Valiant routing draws each packet's route from the NIC's entropy; analyze walks each
+  // message's first packet with the same draw, so per-message counts match the run.
+  config c;
+  c.set("routing.kind", "nonminimal");
+  c.set("job.placement", "random");
+  c.set("job.ranks", "30");
+  c.set("collective.bytes", "2048");
+  c.set("seed", "3");
+  const auto a = analyze_scenario(c);
+  const auto r = bcastsim::tb::run_scenario(c);
+  for (const char* cls : {"terminal", "local", "global"}) {
+    BOOST_TEST(messages(a, cls) == messages(r, cls), cls);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(full_16512_terminal_network_matches_the_run_quickly) {
+  config c;
+  c.set("topology.a", "16");
+  c.set("topology.p", "8");
+  c.set("topology.h", "8");
+  c.set("collective.bytes", "1024");
+  const auto r = analyze_scenario(c);
+  BOOST_TEST(r["collective"]["ranks"].get<uint32_t>() == 16512u);
+  // From `build/release/bcastsim run --set topology.a=16 --set topology.p=8
+  // --set topology.h=8 --set collective.bytes=1024` (commit 71532a3): terminal 33022,
+  // local 2171, global 128 messages, hops_avg 1.139240506329114. 128 global messages: only
+  // the ranks that are multiples of 128 (one group's terminals) receive across groups.
+  BOOST_TEST(messages(r, "global") == 128u);
+  BOOST_TEST(messages(r, "local") == 2171u);
+  BOOST_TEST(messages(r, "terminal") == 33022u);
+  BOOST_TEST(r["hops_avg"].get<double>() == 1.139240506329114, boost::test_tools::tolerance(1e-12));
+  const double wall = r["perf"]["wall_s"].get<double>();
+  BOOST_TEST_MESSAGE("16,512-rank binomial analyzed in " << wall << " s");
+  BOOST_TEST(wall < 5.0);  // about 0.07 s in release; generous for sanitizer builds
+}
+
+BOOST_AUTO_TEST_CASE(random_10240_allocation_is_near_the_papers_tree_counts) {
+  // Paper IV-B: TREE on a random 10,240-terminal allocation of this network uses 19,122
+  // local and 10,160 global links (formulas of III-E, matched by their experiments).
+  config c;
+  c.set("topology.a", "16");
+  c.set("topology.p", "8");
+  c.set("topology.h", "8");
+  c.set("collective.bytes", "1024");
+  c.set("job.placement", "random");
+  c.set("job.ranks", "10240");
+  const auto r = analyze_scenario(c);
+  BOOST_TEST(messages(r, "terminal") == 2u * 10239);
+  BOOST_TEST(static_cast<double>(messages(r, "local")) == 19122.0,
+             boost::test_tools::tolerance(0.01));
+  BOOST_TEST(static_cast<double>(messages(r, "global")) == 10160.0,
+             boost::test_tools::tolerance(0.01));
+  BOOST_TEST_MESSAGE("random 10,240 ranks analyzed in " << r["perf"]["wall_s"] << " s");
+  BOOST_TEST(r["perf"]["wall_s"].get<double>() < 5.0);
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_is_a_config_error_naming_the_key) {
+  config c = contiguous(100);  // 72 terminals
+  BOOST_TEST(config_error_key(c) == "job.ranks");
+  c = config();
+  c.set("collective.algorithm", "no_such_algorithm");
+  BOOST_TEST(config_error_key(c) == "collective.algorithm");
+  c = config();
+  c.set("collective.root", "72");
+  BOOST_TEST(config_error_key(c) == "collective.root");
+  c = config();
+  c.set("topology.g", "100");
+  BOOST_TEST(config_error_key(c) == "topology.g");
+  c = config();
+  c.set("router.vcs", "1");  // minimal routing needs 2, as in run
+  BOOST_TEST(config_error_key(c) == "router.vcs");
+}
+
+BOOST_AUTO_TEST_CASE(cli_analyze_writes_analyze_json) {
+  char tmpl[] = "/tmp/bcastsim_analyze_XXXXXX";
+  const char* dir = mkdtemp(tmpl);
+  BOOST_REQUIRE(dir != nullptr);
+  const outcome o = run_cli(std::string("analyze --set job.placement=contiguous --set "
+                                        "job.ranks=9 --out ") +
+                            dir);
+  BOOST_TEST(o.code == 0, o.output);
+  for (const char* row : {"makespan", "11 links", "traversals global", "hops", "wall time"}) {
+    BOOST_TEST(contains(o.output, row), row << " in " << o.output);
+  }
+  std::ifstream in(std::string(dir) + "/analyze.json");
+  BOOST_REQUIRE(in.good());
+  const auto r = nlohmann::json::parse(in);
+  BOOST_TEST(r["schema"].get<std::string>() == "bcastsim.analyze/1");
+  BOOST_TEST(makespan(r) == 11u);
+}
+
+BOOST_AUTO_TEST_CASE(cli_analyze_bad_input_exits_2) {
+  outcome o = run_cli("analyze --set bogus.key=1 -q --out /tmp");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "unknown key 'bogus.key'"), o.output);
+  o = run_cli("analyze --set collective.algorithm=nope -q --out /tmp");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "nope"), o.output);
+}
