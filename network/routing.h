@@ -61,11 +61,6 @@ class routing_policy {
   // are functions of it, so equal entropy gives an equal route.
   virtual void init_state(terminal_id src, terminal_id dst, uint64_t entropy,
                           route_state& state) const = 0;
-  // The route of entropy 0: one representative route, for callers that walk routes
-  // outside a simulation.
-  void init_state(terminal_id src, terminal_id dst, route_state& state) const {
-    init_state(src, dst, 0, state);
-  }
 
   // Called at router `at` for a packet bound for terminal `dst`; updates `state` for the
   // link it chose (hop counts, phase).
