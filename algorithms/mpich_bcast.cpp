@@ -1,6 +1,6 @@
 // MPICH scatter + allgather broadcasts (FACTS §7): bcast_utils.c MPII_Scatter_for_bcast,
 // bcast_intra_scatter_recursive_doubling_allgather.c, bcast_intra_scatter_ring_allgather.c,
-// bcast.c MPIR_Bcast_intra_auto. See mpich_bcast.h for the allgather_traffic choice.
+// bcast.c MPIR_Bcast_intra_auto. See mpich_bcast.h for why they re-deliver bytes.
 #include "algorithms/mpich_bcast.h"
 
 #include <stdexcept>
@@ -13,10 +13,6 @@ namespace {
 
 bool is_pow2(uint64_t p) {
   return p > 0 && (p & (p - 1)) == 0;
-}
-
-uint64_t lowbit(uint64_t r) {
-  return r & (~r + 1);
 }
 
 // Geometry of the scattered buffer: ceil(bytes / p) bytes per block, the last blocks short
@@ -36,13 +32,6 @@ struct blocks {
     if (lo >= bytes) return 0;
     const uint64_t hi = (first + count) * ss;
     return (hi < bytes ? hi : bytes) - lo;
-  }
-  // Whether relative rank r holds blocks [first, first + count) after the scatter: the root
-  // holds everything, r its scatter subtree [r, r + lowbit(r)). Callers pass ranges that are
-  // either inside or disjoint from that subtree.
-  bool held_after_scatter(uint64_t r, uint64_t first, uint64_t count) const {
-    if (r == 0) return true;
-    return first >= r && first + count <= r + lowbit(r);
   }
 };
 
@@ -113,8 +102,7 @@ void mpich_scatter_for_bcast(schedule& s) {
   }
 }
 
-schedule scatter_rd_allgather_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes,
-                                    allgather_traffic traffic) {
+schedule scatter_rd_allgather_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes) {
   if (num_ranks > 0 && !is_pow2(num_ranks)) {
     throw std::invalid_argument(
         "collective.algorithm = 'scatter-rd-allgather' needs a power-of-two number of ranks "
@@ -126,7 +114,6 @@ schedule scatter_rd_allgather_bcast(uint32_t num_ranks, uint32_t root, uint64_t 
   if (p <= 1 || bytes == 0) return s;
   mpich_scatter_for_bcast(s);
   const blocks b(p, bytes);
-  const bool exact = traffic == allgather_traffic::mpich_exact;
   for (uint64_t r = 0; r < p; ++r) {
     step_chain chain(s.ranks[to_rank(r, root, p)]);
     for (uint64_t mask = 1; mask < p; mask <<= 1) {
@@ -135,43 +122,31 @@ schedule scatter_rd_allgather_bcast(uint32_t num_ranks, uint32_t root, uint64_t 
       const uint64_t my_tree = r & ~(mask - 1);
       const uint64_t dst_tree = d & ~(mask - 1);
       const uint32_t dst = to_rank(d, root, p);
-      if (exact || !b.held_after_scatter(d, my_tree, mask)) {
-        chain.add(make_send(dst, b.offset(my_tree), b.span(my_tree, mask)));
-      }
-      if (exact || !b.held_after_scatter(r, dst_tree, mask)) {
-        chain.add(make_recv(dst, b.offset(dst_tree), b.span(dst_tree, mask)));
-      }
+      chain.add(make_send(dst, b.offset(my_tree), b.span(my_tree, mask)));
+      chain.add(make_recv(dst, b.offset(dst_tree), b.span(dst_tree, mask)));
       chain.end_step();
     }
   }
   return s;
 }
 
-schedule scatter_ring_allgather_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes,
-                                      allgather_traffic traffic) {
+schedule scatter_ring_allgather_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes) {
   schedule s = empty_schedule(num_ranks, root, bytes);
   const uint64_t p = num_ranks;
   if (p <= 1 || bytes == 0) return s;
   mpich_scatter_for_bcast(s);
   const blocks b(p, bytes);
-  const bool exact = traffic == allgather_traffic::mpich_exact;
   for (uint64_t rank = 0; rank < p; ++rank) {
-    const uint64_t rel = (rank + p - root) % p;
     const auto left = static_cast<uint32_t>((rank + p - 1) % p);
     const auto right = static_cast<uint32_t>((rank + 1) % p);
-    const uint64_t rel_right = (rel + 1) % p;
     step_chain chain(s.ranks[rank]);
     uint64_t j = rank;
     uint64_t jnext = left;
     for (uint64_t i = 1; i < p; ++i) {
       const uint64_t rel_j = (j + p - root) % p;
       const uint64_t rel_jnext = (jnext + p - root) % p;
-      if (exact || !b.held_after_scatter(rel_right, rel_j, 1)) {
-        chain.add(make_send(right, b.offset(rel_j), b.span(rel_j, 1)));
-      }
-      if (exact || !b.held_after_scatter(rel, rel_jnext, 1)) {
-        chain.add(make_recv(left, b.offset(rel_jnext), b.span(rel_jnext, 1)));
-      }
+      chain.add(make_send(right, b.offset(rel_j), b.span(rel_j, 1)));
+      chain.add(make_recv(left, b.offset(rel_jnext), b.span(rel_jnext, 1)));
       chain.end_step();
       j = jnext;
       jnext = (jnext + p - 1) % p;

@@ -11,16 +11,13 @@
 // Allgather steps are MPIC_Sendrecv: a send and a recv that do not depend on each other but
 // both depend on every op of the rank's previous step (so the exchange cannot deadlock).
 //
-// Delivering each byte once (the contract of verify_broadcast): MPICH's allgather does NOT
-// restrict itself to blocks the receiver lacks. After the binomial scatter, relative rank r
-// holds the blocks of its whole scatter subtree [r, min(p, r + lowbit(r))) (the root holds
-// all), yet MPICH's recursive doubling exchanges whole subtree blocks with every partner and
-// its ring passes every block around the whole ring, so the root receives p - 1 blocks back
-// and every scatter-interior rank receives its subtree's blocks a second time.
-// allgather_traffic::lacking_only (the registered algorithms) keeps MPICH's partners, steps,
-// offsets and sizes but drops the half of a sendrecv whose blocks the receiver already holds;
-// allgather_traffic::mpich_exact keeps every MPICH transfer (verify_broadcast then reports
-// the re-delivered bytes).
+// Traffic is MPICH's exactly: its allgather does not restrict itself to blocks the receiver
+// lacks. After the binomial scatter, relative rank r holds the blocks of its whole scatter
+// subtree [r, min(p, r + lowbit(r))) (the root holds all), yet recursive doubling exchanges
+// whole subtree blocks with every partner and the ring passes every block around the whole
+// ring, so the root receives p - 1 blocks back and every scatter-interior rank receives its
+// subtree's blocks a second time. These schedules therefore meet delivery::at_least_once
+// (algorithms/verify.h), not exactly_once.
 #pragma once
 
 #include "algorithms/registry.h"
@@ -36,24 +33,17 @@ inline constexpr uint64_t mpich_bcast_short_msg_size = 12288;
 inline constexpr uint64_t mpich_bcast_long_msg_size = 524288;
 inline constexpr uint32_t mpich_bcast_min_procs = 8;
 
-enum class allgather_traffic : uint8_t {
-  lacking_only,  // every byte reaches every non-root rank exactly once
-  mpich_exact,   // every MPIC_Sendrecv transfer of MPICH, including re-deliveries
-};
-
 // Appends MPII_Scatter_for_bcast to `s` (s.num_ranks ranks, s.root, s.bytes).
 void mpich_scatter_for_bcast(schedule& s);
 
 // Binomial scatter + recursive-doubling allgather. MPICH runs it for power-of-two p only
 // (its non-power-of-two branch is marked experimental and never selected); throws
 // std::invalid_argument naming collective.algorithm when p is not a power of two.
-schedule scatter_rd_allgather_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes,
-                                    allgather_traffic traffic = allgather_traffic::lacking_only);
+schedule scatter_rd_allgather_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes);
 
 // Binomial scatter + ring allgather: p - 1 steps; in step i rank sends block rel(j) to
 // rank + 1 and receives block rel(j - 1) from rank - 1, with j = rank - i + 1.
-schedule scatter_ring_allgather_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes,
-                                      allgather_traffic traffic = allgather_traffic::lacking_only);
+schedule scatter_ring_allgather_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes);
 
 // MPIR_Bcast_intra_auto: bytes < 12288 || p < 8 -> "binomial"; else bytes < 524288 and p a
 // power of two -> "scatter-rd-allgather"; else "scatter-ring-allgather".

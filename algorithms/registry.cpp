@@ -1,5 +1,6 @@
 #include "algorithms/registry.h"
 
+#include "algorithms/mpich_bcast.h"
 #include "algorithms/topology_aware.h"
 
 #include <stdexcept>
@@ -15,26 +16,53 @@ std::vector<algorithm_info> build_registry() {
                  "MPICH binomial tree broadcast (FACTS §7)",
                  [](const collective_request& req) {
                    return binomial_bcast(req.num_ranks, req.root, req.bytes);
-                 }});
+                 },
+                 delivery::exactly_once});
   all.push_back({"glf",
                  {},
                  "global-links-first topology-aware broadcast (Dorier et al. Cluster 2016 "
                  "III-C; CODES dfly_bcast.cpp, FACTS §2); needs a grouped topology",
-                 glf_bcast});
+                 glf_bcast,
+                 delivery::exactly_once});
   all.push_back({"llf",
                  {},
                  "local-links-first topology-aware broadcast (Dorier et al. Cluster 2016 "
                  "III-B; CODES dfly_bcast.cpp, FACTS §2); needs a grouped topology",
-                 llf_bcast});
+                 llf_bcast,
+                 delivery::exactly_once});
   all.push_back({"forest",
                  {},
                  "FOREST: LLF with one binomial tree per root-group sender (Dorier et al. "
                  "Cluster 2016 III-D; FACTS §2); needs a grouped topology",
-                 forest_bcast});
-  // MPICH's scatter + allgather broadcasts (algorithms/mpich_bcast.h) are not registered
-  // yet: real MPICH re-sends blocks a rank already holds, and the host model and
-  // verify_broadcast still require each byte to arrive exactly once. They join the registry
-  // with MPICH's exact traffic once delivery coverage tolerates duplicates (issue 3).
+                 forest_bcast,
+                 delivery::exactly_once});
+  // MPICH's allgather re-sends blocks a rank already holds after the scatter (and blocks
+  // back to the root), so its broadcasts deliver each byte at least once, not exactly once
+  // (mpich-auto too: its binomial choice meets the weaker contract as well).
+  all.push_back({"scatter-rd-allgather",
+                 {},
+                 "MPICH binomial scatter + recursive-doubling allgather (FACTS §7); needs a "
+                 "power-of-two number of ranks",
+                 [](const collective_request& req) {
+                   return scatter_rd_allgather_bcast(req.num_ranks, req.root, req.bytes);
+                 },
+                 delivery::at_least_once});
+  all.push_back({"scatter-ring-allgather",
+                 {},
+                 "MPICH binomial scatter + ring allgather (FACTS §7)",
+                 [](const collective_request& req) {
+                   return scatter_ring_allgather_bcast(req.num_ranks, req.root, req.bytes);
+                 },
+                 delivery::at_least_once});
+  all.push_back({"mpich-auto",
+                 {},
+                 "MPICH MPIR_Bcast_intra_auto: binomial below 12288 B or 8 ranks, else "
+                 "scatter + recursive doubling below 524288 B on a power of two, else "
+                 "scatter + ring (FACTS §7)",
+                 [](const collective_request& req) {
+                   return mpich_auto_bcast(req.num_ranks, req.root, req.bytes);
+                 },
+                 delivery::at_least_once});
   return all;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algorithms/schedule.h"
+#include "algorithms/verify.h"
 #include "network/placement.h"
 #include "network/topology.h"
 
@@ -27,6 +28,7 @@ struct algorithm_info {
   std::vector<std::string> aliases;
   std::string description;
   factory make;
+  delivery contract = delivery::exactly_once;  // what verify_broadcast and the testbench check
 };
 
 // Every algorithm bcastsim knows, in registration order.

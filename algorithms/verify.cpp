@@ -103,8 +103,8 @@ struct interval {
 
 class simulator {
  public:
-  simulator(const schedule& s, verify_result& r, error_sink& errors)
-      : m_s(s), m_result(r), m_errors(errors) {}
+  simulator(const schedule& s, delivery contract, verify_result& r, error_sink& errors)
+      : m_s(s), m_contract(contract), m_result(r), m_errors(errors) {}
 
   bool validate();
   void run();
@@ -120,6 +120,7 @@ class simulator {
   uint32_t deps_depth(uint32_t rank, const op& o) const;
 
   const schedule& m_s;
+  delivery m_contract;
   verify_result& m_result;
   error_sink& m_errors;
 
@@ -323,14 +324,14 @@ void simulator::report_leftovers() {
 
 void simulator::check_coverage() {
   const uint64_t size = m_s.bytes;
+  const bool once = m_contract == delivery::exactly_once;
   for (uint32_t rank = 0; rank < m_s.num_ranks; ++rank) {
     auto& got = m_received[rank];
     const std::string who = "rank " + std::to_string(rank);
-    if (rank == m_s.root) {
-      if (!got.empty()) {
-        m_errors.add(who + " is the root but receives " + std::to_string(got.size()) +
-                     " message(s), first " + range(got[0].lo, got[0].hi));
-      }
+    const bool root = rank == m_s.root;
+    if (root && once && !got.empty()) {
+      m_errors.add(who + " is the root but receives " + std::to_string(got.size()) +
+                   " message(s), first " + range(got[0].lo, got[0].hi));
       continue;
     }
     // Sweep over interval boundaries; between two boundaries the coverage count is fixed.
@@ -346,26 +347,29 @@ void simulator::check_coverage() {
     int count = 0;
     uint64_t at = 0;
     // Runs of equal classification are merged before reporting.
-    int run_class = 1;  // 0 missing, 1 once, 2 duplicated, 3 outside the buffer
+    enum cls : uint8_t { fine, missing, duplicated, outside };
+    cls run_class = fine;
     uint64_t run_lo = 0;
     auto flush = [&](uint64_t hi) {
-      if (run_class == 1 || run_lo >= hi) return;
-      const char* what = run_class == 0   ? " never receives bytes "
-                         : run_class == 2 ? " receives more than once bytes "
-                                          : " receives bytes outside the buffer ";
+      if (run_class == fine || run_lo >= hi) return;
+      const char* what = run_class == missing      ? " never receives bytes "
+                         : run_class == duplicated ? " receives more than once bytes "
+                                                   : " receives bytes outside the buffer ";
       m_errors.add(who + what + range(run_lo, hi));
     };
     for (const auto& [pos, delta] : events) {
       if (pos > at) {
-        int cls;
+        cls c = fine;
         if (at >= size) {
-          cls = count > 0 ? 3 : 1;
-        } else {
-          cls = count == 0 ? 0 : (count == 1 ? 1 : 2);
+          if (count > 0) c = outside;
+        } else if (count == 0) {
+          if (!root) c = missing;  // the root holds the buffer from the start
+        } else if (count > 1 && once) {
+          c = duplicated;
         }
-        if (cls != run_class) {
+        if (c != run_class) {
           flush(at);
-          run_class = cls;
+          run_class = c;
           run_lo = at;
         }
         at = pos;
@@ -378,10 +382,10 @@ void simulator::check_coverage() {
 
 }  // namespace
 
-verify_result verify_broadcast(const schedule& s) {
+verify_result verify_broadcast(const schedule& s, delivery contract) {
   verify_result result;
   error_sink errors(result);
-  simulator sim(s, result, errors);
+  simulator sim(s, contract, result, errors);
   if (sim.validate()) {
     sim.run();
     sim.report_incomplete();

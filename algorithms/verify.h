@@ -1,7 +1,11 @@
 // Checks a Schedule without SystemC: sends and receives match (by source, destination and
 // tag, in order, with equal offset and size); the dependency graph completes (no deadlock
-// under MPI matching with eager sends); every non-root rank receives every byte of the
-// buffer exactly once and the root receives none.
+// under MPI matching with eager sends); no rank receives bytes outside the buffer; and the
+// algorithm's delivery contract holds:
+//   exactly_once   every non-root rank receives every byte of the buffer exactly once and
+//                  the root receives none;
+//   at_least_once  every non-root rank's received ranges cover the whole buffer; bytes may
+//                  arrive more than once and the root may receive.
 #pragma once
 
 #include "algorithms/schedule.h"
@@ -10,6 +14,9 @@
 #include <vector>
 
 namespace bcastsim::algorithms {
+
+// What an algorithm promises about the bytes each rank receives (see above).
+enum class delivery : uint8_t { exactly_once, at_least_once };
 
 struct verify_result {
   bool ok = true;
@@ -20,6 +27,6 @@ struct verify_result {
   uint32_t rounds = 0;
 };
 
-verify_result verify_broadcast(const schedule& s);
+verify_result verify_broadcast(const schedule& s, delivery contract = delivery::exactly_once);
 
 }  // namespace bcastsim::algorithms

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "algorithms/schedule.h"
+#include "algorithms/verify.h"
 #include "network/dragonfly.h"
 #include "network/placement.h"
 #include "network/routing.h"
@@ -20,6 +21,7 @@ struct plan {
   std::unique_ptr<network::placement> place;
   algorithms::schedule sched;
   uint64_t messages = 0;  // matched send/recv pairs of sched
+  algorithms::delivery contract = algorithms::delivery::exactly_once;  // the algorithm's
 };
 
 // Anything wrong here is bad input: throws config_error (exit 2) naming the key, or

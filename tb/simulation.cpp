@@ -78,13 +78,14 @@ plan make_plan(const scenario& s) {
   } catch (const std::invalid_argument& e) {
     throw config_error("collective.algorithm", e.what());  // e.g. needs a power-of-two job
   }
-  const algorithms::verify_result v = algorithms::verify_broadcast(p.sched);
+  const algorithms::verify_result v = algorithms::verify_broadcast(p.sched, algo->contract);
   if (!v.ok) {
     std::string msg = "algorithm '" + s.algorithm + "' produced an invalid schedule:";
     for (const std::string& e : v.errors) msg += "\n  " + e;
     throw simulation_failure(msg);
   }
   p.messages = v.messages;
+  p.contract = algo->contract;
   return p;
 }
 
@@ -164,6 +165,7 @@ nlohmann::json run_scenario(const config& cfg,
   hw::collective_progress progress;
   progress.bytes = s.bytes;
   progress.root = s.root;
+  progress.exactly_once = p.contract == algorithms::delivery::exactly_once;
   progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
   progress.done.assign(p.place->num_ranks(), false);
 

@@ -25,12 +25,19 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
   for (const auto& n : fab.nics) nics_idle = nics_idle && n->idle();
 
   if (hosts_done && nics_idle && buffered == 0 && injected == delivered && fab.pool.in_use() == 0) {
-    // Finished: every rank must now hold every byte exactly once.
+    // Finished: every rank must now hold every byte; under an exactly-once contract each
+    // non-root rank received each byte once and the root nothing.
     for (size_t rank = 0; rank < fab.hosts.size(); ++rank) {
+      const hw::host& h = *fab.hosts[rank];
+      if (h.covered_bytes() != s.bytes) {
+        os << "broken invariant: rank " << rank << " holds " << h.covered_bytes()
+           << " distinct bytes, expected " << s.bytes;
+        return os.str();
+      }
       const uint64_t want = rank == s.root ? 0 : s.bytes;
-      if (fab.hosts[rank]->received_bytes() != want) {
-        os << "broken invariant: rank " << rank << " received " << fab.hosts[rank]->received_bytes()
-           << " bytes, expected " << want;
+      if (progress.exactly_once && h.received_bytes() != want) {
+        os << "broken invariant: rank " << rank << " received " << h.received_bytes()
+           << " bytes, expected " << want << " (each byte exactly once)";
         return os.str();
       }
     }

@@ -13,8 +13,8 @@
 namespace bcastsim::tb {
 
 // Empty when the run finished cleanly: every op of every rank done, every rank holding
-// every byte once, every injected packet delivered, no packet left in the pool. Otherwise
-// the diagnosis.
+// every byte (exactly once when the algorithm's contract says so), every injected packet delivered,
+// no packet left in the pool. Otherwise the diagnosis.
 std::string check_finished(const fabric& fab, const hw::collective_progress& progress,
                            const scenario& s);
 

@@ -1,5 +1,6 @@
 #include "hw/nic/host.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <sstream>
@@ -99,14 +100,40 @@ void host::on_message(network::terminal_id src, uint32_t tag, uint64_t offset, u
   m_agenda.arm();
 }
 
+uint64_t host::covered_bytes() const {
+  return m_rank == m_progress.root ? m_progress.bytes : m_held_bytes;
+}
+
 void host::note_received(uint64_t offset, uint64_t bytes) {
-  (void)offset;
   m_received_bytes += bytes;
-  if (m_rank != m_progress.root && !m_progress.done[m_rank] &&
-      m_received_bytes >= m_progress.bytes) {
+  if (m_rank == m_progress.root) return;
+  if (bytes > 0) hold(byte_range{offset, offset + bytes});
+  const bool holds_all = m_progress.bytes == 0 || (!m_held.empty() && m_held.front().begin == 0 &&
+                                                   m_held.front().end >= m_progress.bytes);
+  if (holds_all && !m_progress.done[m_rank]) {
     m_progress.done[m_rank] = true;
     m_progress.rank_done[m_rank] = sc_core::sc_time_stamp();
     ++m_progress.ranks_done;
+  }
+}
+
+void host::hold(byte_range got) {
+  // Merge `got` with the held ranges it overlaps or touches: [first, last), those ending at
+  // or after its begin and starting at or before its end.
+  auto first = std::lower_bound(m_held.begin(), m_held.end(), got.begin,
+                                [](const byte_range& r, uint64_t at) { return r.end < at; });
+  auto last = first;
+  for (; last != m_held.end() && last->begin <= got.end; ++last) {
+    got.begin = std::min(got.begin, last->begin);
+    got.end = std::max(got.end, last->end);
+    m_held_bytes -= last->end - last->begin;
+  }
+  m_held_bytes += got.end - got.begin;
+  if (first == last) {
+    m_held.insert(first, got);
+  } else {
+    *first = got;
+    m_held.erase(first + 1, last);
   }
 }
 

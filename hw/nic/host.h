@@ -5,7 +5,9 @@
 //            recv_overhead_ns of CPU after both the receive is posted and the message is in.
 //   compute  the CPU is busy for the given time.
 // One CPU per host: overheads and computation are serialised. The rank holds the data when
-// the last byte it was owed has arrived at its NIC.
+// the messages arrived at its NIC cover every byte of the buffer (the root from the start);
+// bytes that arrive again (MPICH's allgather re-sends blocks) neither count twice nor
+// finish the rank early.
 #pragma once
 
 #include "algorithms/schedule.h"
@@ -35,6 +37,10 @@ struct collective_progress {
   std::vector<sc_core::sc_time> rank_done;  // [rank]: holds every byte
   std::vector<bool> done;                   // [rank]
   uint32_t ranks_done = 0;
+  // The algorithm's delivery contract (algorithms::delivery): when true, every non-root
+  // rank must receive every byte exactly once and the root nothing; otherwise bytes may
+  // arrive more than once, at the root too.
+  bool exactly_once = true;
   std::vector<std::string> errors;  // broken invariants (exit 1)
 };
 
@@ -49,7 +55,11 @@ class host final : public sc_core::sc_module, public nic_client {
                   uint64_t bytes) override;
 
   bool finished() const { return m_completed == m_program.ops.size(); }
+  // Bytes of every message received, duplicates included.
   uint64_t received_bytes() const { return m_received_bytes; }
+  // Bytes the rank holds: the size of the union of the received ranges, or the buffer size
+  // at the root.
+  uint64_t covered_bytes() const;
   bool describe_stall(std::ostream& os) const;
 
   // Statistics.
@@ -62,6 +72,10 @@ class host final : public sc_core::sc_module, public nic_client {
   struct action {
     action_kind kind;
     uint32_t op;
+  };
+  struct byte_range {
+    uint64_t begin;
+    uint64_t end;  // exclusive
   };
   struct arrived {
     uint32_t src_rank;
@@ -76,6 +90,7 @@ class host final : public sc_core::sc_module, public nic_client {
   sc_core::sc_time use_cpu(double ns);
   void try_match();
   void note_received(uint64_t offset, uint64_t bytes);
+  void hold(byte_range got);
 
   uint32_t m_rank;
   const algorithms::rank_program& m_program;
@@ -90,6 +105,8 @@ class host final : public sc_core::sc_module, public nic_client {
   std::vector<arrived> m_unexpected;                // messages in, not matched, in order
   uint64_t m_completed = 0;
   uint64_t m_received_bytes = 0;
+  std::vector<byte_range> m_held;  // received ranges merged: sorted, disjoint, not adjacent
+  uint64_t m_held_bytes = 0;       // their total size
   sc_core::sc_time m_cpu_free;
 
   sc_core::sc_event m_wakeup;

@@ -57,3 +57,40 @@ BOOST_AUTO_TEST_CASE(registry_unknown_name_throws_listing_allowed) {
     BOOST_TEST(msg.find("tree") != std::string::npos);
   }
 }
+
+BOOST_AUTO_TEST_CASE(registry_delivery_contracts) {
+  for (const char* name : {"binomial", "glf", "llf", "forest"}) {
+    BOOST_TEST_CONTEXT(name) {
+      BOOST_TEST((find_algorithm(name).contract == delivery::exactly_once));
+    }
+  }
+  for (const char* name : {"scatter-rd-allgather", "scatter-ring-allgather", "mpich-auto"}) {
+    BOOST_TEST_CONTEXT(name) {
+      BOOST_TEST((find_algorithm(name).contract == delivery::at_least_once));
+      BOOST_TEST(find_algorithm(name).description.find("MPICH") != std::string::npos);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(registry_mpich_algorithms_meet_their_contract) {
+  collective_request req;
+  req.num_ranks = 64;
+  req.root = 5;
+  req.bytes = 65536;
+  for (const char* name : {"scatter-rd-allgather", "scatter-ring-allgather", "mpich-auto"}) {
+    BOOST_TEST_CONTEXT(name) {
+      const algorithm_info& info = find_algorithm(name);
+      const schedule s = info.make(req);
+      BOOST_TEST(s.num_ranks == 64u);
+      BOOST_TEST(s.root == 5u);
+      BOOST_TEST(s.bytes == 65536u);
+      const verify_result v = verify_broadcast(s, info.contract);
+      BOOST_TEST(v.ok);
+      for (const std::string& e : v.errors) BOOST_TEST_MESSAGE(e);
+      BOOST_TEST(!verify_broadcast(s, delivery::exactly_once).ok);  // MPICH re-delivers
+    }
+  }
+  req.num_ranks = 72;  // not a power of two
+  BOOST_CHECK_THROW(find_algorithm("scatter-rd-allgather").make(req), std::invalid_argument);
+  BOOST_TEST(verify_broadcast(find_algorithm("mpich-auto").make(req), delivery::at_least_once).ok);
+}

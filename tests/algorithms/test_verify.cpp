@@ -245,3 +245,72 @@ BOOST_AUTO_TEST_CASE(verify_accepts_empty_schedule) {
   BOOST_TEST(v.ok);
   BOOST_TEST(v.messages == 0u);
 }
+
+// at_least_once (MPICH scatter + allgather): duplicates and a receiving root are fine, a gap,
+// bytes outside the buffer, a mismatch or a deadlock are still errors.
+BOOST_AUTO_TEST_CASE(verify_at_least_once_accepts_duplicates_and_a_receiving_root) {
+  schedule s = two_ranks(100);
+  s.ranks[0].then(make_send(1, 0, 60));
+  s.ranks[0].then(make_send(1, 40, 60));  // bytes 40..60 twice
+  s.ranks[1].then(make_recv(0, 0, 60));
+  s.ranks[1].then(make_recv(0, 40, 60));
+  s.ranks[1].then(make_send(0, 0, 100));  // the whole buffer back to the root
+  s.ranks[0].then(make_recv(1, 0, 100));
+  const verify_result lenient = verify_broadcast(s, delivery::at_least_once);
+  log_errors(lenient);
+  BOOST_TEST(lenient.ok);
+  BOOST_TEST(lenient.messages == 3u);
+  const verify_result strict = verify_broadcast(s, delivery::exactly_once);
+  BOOST_TEST(!strict.ok);
+  BOOST_TEST(has_error(strict, "rank 1 receives more than once bytes [40, 60)"));
+  BOOST_TEST(has_error(strict, "rank 0 is the root but receives 1 message(s)"));
+  // exactly_once is the default.
+  BOOST_TEST(verify_broadcast(s).errors == strict.errors);
+}
+
+BOOST_AUTO_TEST_CASE(verify_at_least_once_reports_gaps_and_bytes_outside) {
+  // [0, 60) and [40, 80): bytes 80..100 never arrive, in either mode.
+  schedule s = two_ranks(100);
+  s.ranks[0].then(make_send(1, 0, 60));
+  s.ranks[0].then(make_send(1, 40, 40));
+  s.ranks[1].then(make_recv(0, 0, 60));
+  s.ranks[1].then(make_recv(0, 40, 40));
+  const verify_result v = verify_broadcast(s, delivery::at_least_once);
+  log_errors(v);
+  BOOST_TEST(!v.ok);
+  BOOST_TEST(has_error(v, "rank 1 never receives bytes [80, 100)"));
+  BOOST_TEST(v.errors.size() == 1u);  // the duplicate [40, 60) is not an error here
+  BOOST_TEST(has_error(verify_broadcast(s, delivery::exactly_once),
+                       "rank 1 never receives bytes [80, 100)"));
+
+  // The root may receive, but not beyond the buffer.
+  schedule out = two_ranks(100);
+  out.ranks[0].then(make_send(1, 0, 100));
+  out.ranks[1].then(make_recv(0, 0, 100));
+  out.ranks[1].then(make_send(0, 0, 120));
+  out.ranks[0].then(make_recv(1, 0, 120));
+  const verify_result vo = verify_broadcast(out, delivery::at_least_once);
+  log_errors(vo);
+  BOOST_TEST(!vo.ok);
+  BOOST_TEST(has_error(vo, "rank 0 receives bytes outside the buffer [100, 120)"));
+  BOOST_TEST(vo.errors.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(verify_at_least_once_still_reports_deadlock_and_mismatch) {
+  schedule s = two_ranks(64);
+  s.ranks[0].then(make_recv(1, 0, 64));
+  s.ranks[0].then(make_send(1, 0, 64));
+  s.ranks[1].then(make_recv(0, 0, 64));
+  s.ranks[1].then(make_send(0, 0, 64));
+  const verify_result v = verify_broadcast(s, delivery::at_least_once);
+  BOOST_TEST(!v.ok);
+  BOOST_TEST(has_error(v, "deadlock: rank 0 op 0 (recv from 1 tag 0) never completes"));
+  BOOST_TEST(has_error(v, "rank 1 never receives bytes [0, 64)"));
+
+  schedule m = two_ranks(100);
+  m.ranks[0].then(make_send(1, 0, 100));
+  m.ranks[1].then(make_recv(0, 0, 50));
+  BOOST_TEST(has_error(verify_broadcast(m, delivery::at_least_once),
+                       "expects offset 0 bytes 50 but matched rank 0 op 0 sending offset 0 "
+                       "bytes 100"));
+}

@@ -437,3 +437,119 @@ BOOST_AUTO_TEST_CASE(host_cpu_overheads_serialise) {
   BOOST_TEST(b.progress.errors.empty());
   BOOST_TEST(b.host->finished());
 }
+
+namespace {
+
+struct coverage_sample {
+  uint64_t covered;
+  uint64_t received;
+  bool done;
+};
+
+// Samples rank 1's coverage just after each of `times_ps`.
+std::vector<coverage_sample> sample_coverage(bench& b, const std::vector<uint64_t>& times_ps) {
+  std::vector<coverage_sample> got;
+  b.script = [&got, times_ps](bench& self) {
+    for (uint64_t t : times_ps) {
+      wait_until(t + 1);
+      got.push_back({self.host->covered_bytes(), self.host->received_bytes(),
+                     static_cast<bool>(self.progress.done[1])});
+    }
+  };
+  sc_core::sc_start();
+  return got;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(host_duplicate_bytes_do_not_finish_a_rank_early) {
+  // 800 bytes: [0, 400) arrives twice (400 + 400 = 800 received, but only half held), then
+  // [400, 800) completes the buffer.
+  algorithms::rank_program prog;
+  prog.then(make_recv(0, 0, 400, 1));
+  prog.then(make_recv(0, 0, 400, 1));
+  prog.then(make_recv(2, 400, 400, 1));
+  bench_params bp;
+  bp.program = &prog;
+  bench b("bench", bp);
+  b.progress.bytes = 800;
+  using plan = packet_source::plan;
+  b.source.plans = {
+      plan{100000, 0, 0, 1, 0, 400, 0, 1, 400},
+      plan{200000, 0, 1, 1, 0, 400, 0, 1, 400},
+      plan{300000, 2, 0, 1, 400, 400, 0, 1, 400},
+  };
+  const auto got = sample_coverage(b, {100000, 200000, 300000});
+
+  BOOST_TEST(b.progress.errors.empty());
+  BOOST_TEST_REQUIRE(got.size() == 3u);
+  BOOST_TEST(got[0].covered == 400u);
+  BOOST_TEST(got[1].covered == 400u);
+  BOOST_TEST(got[1].received == 800u);  // the old byte-sum rule would have finished here
+  BOOST_TEST(!got[1].done);
+  BOOST_TEST(got[2].covered == 800u);
+  BOOST_TEST(got[2].received == 1200u);
+  BOOST_TEST(got[2].done);
+  BOOST_TEST(b.progress.rank_done[1].value() == 300000u);
+  BOOST_TEST(b.progress.ranks_done == 1u);
+  BOOST_TEST(b.host->finished());
+}
+
+BOOST_AUTO_TEST_CASE(host_out_of_order_pieces_finish_when_their_union_completes) {
+  // 1000 bytes in overlapping pieces, out of order: [600, 1000), [0, 300), [200, 500), then
+  // [500, 600) closes the last gap and joins both held ranges.
+  algorithms::rank_program prog;
+  prog.add(make_recv(2, 600, 400, 1), {});
+  prog.add(make_recv(0, 0, 300, 1), {});
+  prog.add(make_recv(0, 200, 300, 1), {});
+  prog.add(make_recv(2, 500, 100, 1), {});
+  bench_params bp;
+  bp.program = &prog;
+  bench b("bench", bp);
+  b.progress.bytes = 1000;
+  using plan = packet_source::plan;
+  b.source.plans = {
+      plan{100000, 2, 0, 1, 600, 400, 0, 1, 400},
+      plan{200000, 0, 0, 1, 0, 300, 0, 1, 300},
+      plan{300000, 0, 1, 1, 200, 300, 0, 1, 300},
+      plan{400000, 2, 1, 1, 500, 100, 0, 1, 100},
+  };
+  const auto got = sample_coverage(b, {100000, 200000, 300000, 400000});
+
+  BOOST_TEST(b.progress.errors.empty());
+  BOOST_TEST_REQUIRE(got.size() == 4u);
+  const uint64_t covered[] = {400, 700, 900, 1000};
+  const uint64_t received[] = {400, 700, 1000, 1100};
+  for (size_t i = 0; i < 4; ++i) {
+    BOOST_TEST_CONTEXT("after piece " << i) {
+      BOOST_TEST(got[i].covered == covered[i]);
+      BOOST_TEST(got[i].received == received[i]);
+      BOOST_TEST(got[i].done == (i == 3));
+    }
+  }
+  BOOST_TEST(b.progress.rank_done[1].value() == 400000u);
+  BOOST_TEST(b.progress.ranks_done == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(host_root_holds_the_buffer_from_the_start) {
+  // MPICH's allgather sends blocks back to the root: it counts them as received, but it
+  // held every byte all along and is not a rank that "finishes".
+  algorithms::rank_program prog;
+  prog.then(make_recv(0, 0, 100, 1));
+  bench_params bp;
+  bp.program = &prog;
+  bench b("bench", bp);
+  b.progress.root = 1;
+  b.progress.bytes = 500;
+  b.source.plans = {packet_source::plan{100000, 0, 0, 1, 0, 100, 0, 1, 100}};
+  const auto got = sample_coverage(b, {0, 100000});
+
+  BOOST_TEST_REQUIRE(got.size() == 2u);
+  BOOST_TEST(got[0].covered == 500u);
+  BOOST_TEST(got[0].received == 0u);
+  BOOST_TEST(got[1].covered == 500u);
+  BOOST_TEST(got[1].received == 100u);
+  BOOST_TEST(!got[1].done);
+  BOOST_TEST(b.progress.ranks_done == 0u);
+  BOOST_TEST(b.host->finished());
+}

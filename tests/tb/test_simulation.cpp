@@ -83,3 +83,33 @@ BOOST_AUTO_TEST_CASE(block_statistics_add_up_to_the_link_traversals) {
   // The root's host spent 7 send overheads of 300 ns.
   BOOST_TEST(blocks["fabric.host_0"]["cpu_busy_ps"].get<uint64_t>() == 7u * 300000u);
 }
+
+// MPICH scatter + allgather broadcasts re-deliver blocks (the root gets blocks back): every
+// rank still ends up holding every byte, and every packet is delivered.
+BOOST_AUTO_TEST_CASE(scatter_ring_allgather_completes_on_the_default_scenario) {
+  config c;
+  c.set("collective.algorithm=scatter-ring-allgather");
+  c.set("collective.bytes=65536");
+  const auto r = run_scenario(c);
+  const int p = 72;
+  BOOST_TEST(r["collective"]["ranks"].get<int>() == p);
+  BOOST_TEST(r["collective"]["ranks_complete"].get<int>() == p);
+  // 911-byte blocks: every rank gets one in the scatter (p - 1 messages), then the ring's
+  // p (p - 1) sendrecv transfers.
+  BOOST_TEST(r["collective"]["messages"].get<int>() == (p - 1) + p * (p - 1));
+  BOOST_TEST(r["packets"]["delivered"] == r["packets"]["injected"]);
+  BOOST_TEST(r["collective"]["completion_ns"].get<double>() > 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(scatter_rd_allgather_completes_on_64_contiguous_ranks) {
+  config c;
+  c.set("collective.algorithm=scatter-rd-allgather");
+  c.set("job.ranks=64");
+  c.set("job.placement=contiguous");
+  const auto r = run_scenario(c);
+  BOOST_TEST(r["collective"]["ranks"].get<int>() == 64);
+  BOOST_TEST(r["collective"]["ranks_complete"].get<int>() == 64);
+  // 63 scatter messages, then log2(64) = 6 sendrecv exchanges per rank.
+  BOOST_TEST(r["collective"]["messages"].get<int>() == 63 + 64 * 6);
+  BOOST_TEST(r["packets"]["delivered"] == r["packets"]["injected"]);
+}
