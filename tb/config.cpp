@@ -1,5 +1,7 @@
 #include "tb/config.h"
 
+#include "network/routing.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
@@ -119,6 +121,20 @@ void flatten(const YAML::Node& node, const std::string& prefix, config& cfg,
   }
 }
 
+// collective.random_root: a rank drawn from the seed. A topology or job that does not fit is
+// left for make_plan to report.
+uint32_t draw_root(const scenario& s) {
+  try {
+    const network::dragonfly topo(s.dragonfly);
+    const network::placement place(topo, s.job);
+    if (place.num_ranks() == 0) return s.root;
+    network::rng rng(network::splitmix64(s.seed ^ 0x726f6f74ull));  // "root"
+    return static_cast<uint32_t>(rng.below(place.num_ranks()));
+  } catch (const std::exception&) {
+    return s.root;
+  }
+}
+
 }  // namespace
 
 const std::vector<key_info>& schema() {
@@ -140,8 +156,12 @@ const std::vector<key_info>& schema() {
         "ranks on terminals: all (rank i on terminal i), contiguous, random (seeded)"),
       u("job.first_terminal", 0, 0, 1e8, "first terminal of a contiguous placement"),
       u("job.seed", 0, 0, 1.8e19, "seed of a random placement; 0 = use seed"),
-      t("collective.algorithm", "binomial", "broadcast algorithm (see `bcastsim list`)"),
+      t("collective.algorithm", "binomial",
+        "broadcast algorithm (see `bcastsim list`); none = no collective, only with "
+        "traffic.kind uniform or adversarial"),
       u("collective.root", 0, 0, 1e8, "root rank"),
+      c("collective.random_root", "off", {"off", "on"},
+        "on: the root is drawn from the seed among the job's ranks (collective.root ignored)"),
       u("collective.bytes", 16384, 0, 1ull << 36, "bytes broadcast"),
       u("network.packet_bytes", 512, 1, 1 << 20,
         "largest packet; messages are split into packets of this size"),
@@ -162,6 +182,25 @@ const std::vector<key_info>& schema() {
       r("router.clock_mhz", "1000", 1e-3, 1e6, "router clock"),
       r("host.send_overhead_ns", "300", 0, 1e12, "CPU time of an MPI send call"),
       r("host.recv_overhead_ns", "300", 0, 1e12, "CPU time of an MPI receive completion"),
+      c("traffic.kind", "none", {"none", "background", "uniform", "adversarial"},
+        "traffic generators: background = terminals outside the job send to each other until "
+        "the broadcast completes; uniform = every terminal to a random other terminal; "
+        "adversarial = group i to a random terminal of group i+1 (both need "
+        "collective.algorithm = none)"),
+      u("traffic.message_bytes", 1024, 1, 1ull << 30, "bytes of each traffic message"),
+      r("traffic.mean_interarrival_ns", "750", 1e-3, 1e12,
+        "background: mean of the exponential time between a terminal's messages"),
+      r("traffic.load", "0.1", 1e-6, 1,
+        "uniform/adversarial: offered load per terminal, fraction of the terminal link bandwidth "
+        "(Poisson arrivals)"),
+      r("traffic.warmup_ns", "10000", 0, 1e15,
+        "uniform/adversarial: time before the measurement window"),
+      r("traffic.measure_ns", "50000", 1e-3, 1e15,
+        "uniform/adversarial: measurement window; generation stops at its end, then the "
+        "network drains"),
+      u("traffic.max_queue_messages", 10000, 1, 1e9,
+        "a terminal offering a message while this many wait in its NIC drops it "
+        "(traffic.dropped_at_source)"),
       r("sim.max_time_ns", "1e10", 0, 1e18,
         "simulated-time limit; reaching it stops the run as stalled (exit 1); 0 = none"),
       t("trace.vcd", "", "VCD file to write (empty = no waveforms); --vcd sets it"),
@@ -254,7 +293,27 @@ scenario make_scenario(const config& cfg) {
   s.job.seed = cfg.uint("job.seed") ? cfg.uint("job.seed") : s.seed;
   s.algorithm = cfg.text("collective.algorithm");
   s.root = static_cast<uint32_t>(cfg.uint("collective.root"));
+  s.random_root = cfg.text("collective.random_root") == "on";
   s.bytes = cfg.uint("collective.bytes");
+  s.traffic.kind = cfg.text("traffic.kind");
+  s.traffic.message_bytes = cfg.uint("traffic.message_bytes");
+  s.traffic.mean_interarrival_ns = cfg.real("traffic.mean_interarrival_ns");
+  s.traffic.load = cfg.real("traffic.load");
+  s.traffic.warmup_ns = cfg.real("traffic.warmup_ns");
+  s.traffic.measure_ns = cfg.real("traffic.measure_ns");
+  s.traffic.max_queue_messages = cfg.uint("traffic.max_queue_messages");
+  if (s.algorithm == "none" && !s.traffic.synthetic()) {
+    throw config_error("collective.algorithm",
+                       "collective.algorithm = none (no collective) needs synthetic traffic; "
+                       "allowed with it: traffic.kind = uniform or adversarial");
+  }
+  if (s.traffic.synthetic() && s.algorithm != "none") {
+    throw config_error("traffic.kind", "traffic.kind = " + s.traffic.kind +
+                                           " runs without a collective; allowed with "
+                                           "collective.algorithm = " +
+                                           s.algorithm + ": none, background");
+  }
+  if (s.random_root && s.algorithm != "none") s.root = draw_root(s);
 
   const uint32_t packet = static_cast<uint32_t>(cfg.uint("network.packet_bytes"));
   const uint32_t flit = static_cast<uint32_t>(cfg.uint("network.flit_bytes"));

@@ -60,6 +60,19 @@ class config {
   std::map<std::string, std::string> m_values;
 };
 
+// Traffic generators (hw/traffic): background traffic beside a broadcast, or synthetic
+// traffic (uniform, adversarial) without a collective.
+struct traffic_config {
+  std::string kind = "none";  // none | background | uniform | adversarial
+  uint64_t message_bytes = 1024;
+  double mean_interarrival_ns = 750;  // background
+  double load = 0.1;                  // synthetic: fraction of the terminal link bandwidth
+  double warmup_ns = 10000;
+  double measure_ns = 50000;
+  uint64_t max_queue_messages = 10000;
+  bool synthetic() const { return kind == "uniform" || kind == "adversarial"; }
+};
+
 // Everything a run needs, typed; built from a config after cross-key validation.
 struct scenario {
   uint64_t seed = 1;
@@ -67,12 +80,14 @@ struct scenario {
   std::string routing = "minimal";
   network::placement_params job;
   std::string algorithm = "binomial";
-  uint32_t root = 0;
+  uint32_t root = 0;  // drawn from the seed when collective.random_root = on
+  bool random_root = false;
   uint64_t bytes = 16384;
   std::array<tlm_net::link_params, network::num_link_classes> links;
   hw::router_params router;
   hw::nic_params nic;
   hw::host_params host;
+  traffic_config traffic;
   double max_time_ns = 0;
   std::string vcd_file;
   std::vector<std::string> trace_blocks;

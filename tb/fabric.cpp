@@ -1,5 +1,8 @@
 #include "tb/fabric.h"
 
+#include <cmath>
+#include <functional>
+
 namespace bcastsim::tb {
 
 using network::port_info;
@@ -52,12 +55,70 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
       }
     }
   }
-  hosts.reserve(place.num_ranks());
-  for (uint32_t rank = 0; rank < place.num_ranks(); ++rank) {
+  const uint32_t num_hosts = sched.ranks.empty() ? 0 : place.num_ranks();  // none: no hosts
+  hosts.reserve(num_hosts);
+  for (uint32_t rank = 0; rank < num_hosts; ++rank) {
     const network::terminal_id t = place.terminal_of(rank);
     hosts.push_back(std::make_unique<hw::host>(("host_" + std::to_string(rank)).c_str(), rank,
                                                sched.ranks[rank], s.host, *nics[t], place,
                                                progress));
+  }
+  if (s.traffic.kind != "none") make_traffic(s, topo, place, progress);
+}
+
+void fabric::make_traffic(const scenario& s, const network::topology& topo,
+                          const network::placement& place,
+                          const hw::collective_progress& progress) {
+  const uint32_t nt = topo.num_terminals();
+  hw::traffic_params tp;
+  tp.message_bytes = s.traffic.message_bytes;
+  tp.max_queue_messages = s.traffic.max_queue_messages;
+  tp.seed = s.seed;
+  std::function<bool()> stop_when;
+  std::vector<network::terminal_id> sources;
+  if (s.traffic.kind == "background") {
+    // Terminals outside the job, to each other, until every rank holds the data.
+    tp.mean_interarrival_ns = s.traffic.mean_interarrival_ns;
+    for (uint32_t t = 0; t < nt; ++t) {
+      if (place.rank_of(t) == network::invalid_id) sources.push_back(t);
+    }
+    m_destinations.push_back(sources);
+    const uint32_t ranks = place.num_ranks();
+    stop_when = [&progress, ranks] { return progress.ranks_done + 1 >= ranks; };
+  } else {
+    // Synthetic: every terminal, Poisson arrivals at the offered load of its link.
+    const double bytes_per_ns =
+        s.links[static_cast<int>(network::link_class::terminal)].bandwidth_gib_per_s *
+        1073741824.0 / 1e9;
+    tp.mean_interarrival_ns =
+        static_cast<double>(s.traffic.message_bytes) / (s.traffic.load * bytes_per_ns);
+    tp.stop_ns = s.traffic.warmup_ns + s.traffic.measure_ns;
+    tp.measure_start_ns = s.traffic.warmup_ns;
+    tp.measure_end_ns = tp.stop_ns;
+    const double packets = std::ceil(static_cast<double>(s.traffic.message_bytes) /
+                                     static_cast<double>(s.nic.packet_bytes));
+    tp.expected_samples =
+        static_cast<size_t>(1.2 * packets * s.traffic.measure_ns / tp.mean_interarrival_ns) + 16;
+    for (uint32_t t = 0; t < nt; ++t) sources.push_back(t);
+    if (s.traffic.kind == "uniform") {
+      m_destinations.push_back(sources);
+    } else {  // adversarial: group i sends to group i + 1
+      m_destinations.resize(topo.num_groups());
+      for (uint32_t t = 0; t < nt; ++t) m_destinations[topo.group_of_terminal(t)].push_back(t);
+    }
+  }
+  generators.reserve(sources.size());
+  for (const network::terminal_id t : sources) {
+    const std::vector<network::terminal_id>& dst =
+        s.traffic.kind == "adversarial"
+            ? m_destinations[(topo.group_of_terminal(t) + 1) % topo.num_groups()]
+            : m_destinations.front();
+    generators.push_back(std::make_unique<hw::traffic_generator>(
+        ("traffic_" + std::to_string(t)).c_str(), t, tp, *nics[t], dst, stop_when));
+    // The generator measures what arrives on a terminal without a rank.
+    if (place.rank_of(t) == network::invalid_id || hosts.empty()) {
+      nics[t]->set_client(generators.back().get());
+    }
   }
 }
 
@@ -67,6 +128,7 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
 // port/export side linear (measured on the 16,512-terminal dragonfly: 3.8 s, against 8.5 s
 // in creation order and 29 s when the oldest router goes first). The CLI skips teardown.
 fabric::~fabric() {
+  while (!generators.empty()) generators.pop_back();
   while (!hosts.empty()) hosts.pop_back();
   while (!links.empty()) links.pop_back();
   unconnected.reset();

@@ -1,12 +1,14 @@
 // Elaboration: turns a topology into SystemC modules and bindings — a router per router, a
-// link per direction of every cable, a host NIC per terminal, a host per rank. Ports a
-// topology leaves unconnected are terminated by one null endpoint.
+// link per direction of every cable, a host NIC per terminal, a host per rank, and a traffic
+// generator per terminal that sends traffic (traffic.kind). Ports a topology leaves
+// unconnected are terminated by one null endpoint.
 #pragma once
 
 #include "algorithms/schedule.h"
 #include "hw/nic/host.h"
 #include "hw/nic/host_nic.h"
 #include "hw/router/router.h"
+#include "hw/traffic/traffic_generator.h"
 #include "network/placement.h"
 #include "network/routing.h"
 #include "tb/config.h"
@@ -35,12 +37,17 @@ class fabric final : public sc_core::sc_module {
   tlm_net::packet_pool pool;
   std::vector<std::unique_ptr<hw::router>> routers;  // [router]
   std::vector<std::unique_ptr<hw::host_nic>> nics;   // [terminal]
-  std::vector<std::unique_ptr<hw::host>> hosts;      // [rank]
+  std::vector<std::unique_ptr<hw::host>> hosts;      // [rank]; none without a schedule
+  std::vector<std::unique_ptr<hw::traffic_generator>> generators;  // terminal order
   std::vector<std::unique_ptr<tlm_net::link>> links;
   std::unique_ptr<tlm_net::null_endpoint> unconnected;
 
  private:
   tlm_net::link& make_link(const std::string& name, const tlm_net::link_params& params);
+  void make_traffic(const scenario& s, const network::topology& topo,
+                    const network::placement& place, const hw::collective_progress& progress);
+
+  std::vector<std::vector<network::terminal_id>> m_destinations;  // generators' lists
 };
 
 }  // namespace bcastsim::tb

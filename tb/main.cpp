@@ -35,19 +35,44 @@ std::string human_time(double ns) {
   return os.str();
 }
 
+template <class Row>
+void print_traffic_rows(const nlohmann::json& t, Row row) {
+  row("traffic messages") << "offered " << t["messages_offered"] << ", sent " << t["messages_sent"]
+                          << ", delivered " << t["messages_delivered"] << ", dropped at source "
+                          << t["dropped_at_source"] << "\n";
+  if (t.contains("accepted_load")) {
+    row("traffic load") << "offered " << t["offered_load"].get<double>() << ", accepted "
+                        << t["accepted_load"].get<double>() << "\n";
+  }
+  const auto& l = t["latency_ns"];
+  row("traffic latency") << "avg " << human_time(l["avg"].get<double>()) << ", p50 "
+                         << human_time(l["p50"].get<double>()) << ", p99 "
+                         << human_time(l["p99"].get<double>()) << ", max "
+                         << human_time(l["max"].get<double>()) << " (" << t["packets_measured"]
+                         << " packets, created to delivered)\n";
+}
+
 void print_table(const nlohmann::json& r, const std::string& path) {
   const auto& c = r["collective"];
   const auto& p = r["packets"];
   const auto& t = r["traversals"];
   const auto& perf = r["perf"];
   std::cout << std::fixed << std::setprecision(2);
-  std::cout << c["algorithm"].get<std::string>() << " broadcast of " << c["bytes"]
-            << " B from rank " << c["root"] << " to " << c["ranks"] << " ranks on "
-            << r["topology"].get<std::string>() << "\n";
+  const bool collective = c["algorithm"] != "none";
+  if (collective) {
+    std::cout << c["algorithm"].get<std::string>() << " broadcast of " << c["bytes"]
+              << " B from rank " << c["root"] << " to " << c["ranks"] << " ranks on "
+              << r["topology"].get<std::string>() << "\n";
+  } else {
+    std::cout << r["traffic"]["kind"].get<std::string>() << " traffic at offered load "
+              << r["traffic"]["offered_load"].get<double>() << " on "
+              << r["topology"].get<std::string>() << "\n";
+  }
   auto row = [](const char* name) -> std::ostream& {
     return std::cout << "  " << std::left << std::setw(22) << name;
   };
-  row("completion") << human_time(c["completion_ns"].get<double>()) << "\n";
+  if (collective) row("completion") << human_time(c["completion_ns"].get<double>()) << "\n";
+  if (r.contains("traffic")) print_traffic_rows(r["traffic"], row);
   row("packets") << "injected " << p["injected"] << ", delivered " << p["delivered"] << "\n";
   for (const char* cls : {"terminal", "local", "global"}) {
     row((std::string("traversals ") + cls).c_str())
@@ -148,6 +173,8 @@ int cmd_list() {
     for (const auto& al : a.aliases) names += ", " + al;
     std::cout << "  " << std::left << std::setw(24) << names << a.description << "\n";
   }
+  std::cout << "  " << std::left << std::setw(24) << "none"
+            << "no collective: synthetic traffic only (traffic.kind uniform|adversarial)\n";
   std::cout << "\nBlock statistics (result.json 'blocks' with output.block_stats=on):\n";
   tb::list_statistics(std::cout);
   std::cout << "\nScenario keys (YAML nesting or --set key=value):\n";

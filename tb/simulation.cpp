@@ -5,6 +5,7 @@
 #include "network/dragonfly.h"
 #include "tb/fabric.h"
 #include "tb/plan.h"
+#include "tb/traffic_report.h"
 #include "tb/watchdog.h"
 
 #include <sys/resource.h>
@@ -56,6 +57,7 @@ plan make_plan(const scenario& s) {
   } catch (const std::invalid_argument& e) {
     throw config_error("job.ranks", e.what());
   }
+  if (s.algorithm == "none") return p;  // synthetic traffic only: no schedule, no hosts
   if (s.root >= p.place->num_ranks()) {
     throw config_error("collective.root", "collective.root = " + std::to_string(s.root) +
                                               " is not a rank of the job; allowed: 0 .. " +
@@ -125,6 +127,9 @@ void list_statistics(std::ostream& os) {
   cfg.set("topology.a", "1");
   cfg.set("topology.p", "1");
   cfg.set("topology.h", "1");
+  cfg.set("job.placement", "contiguous");  // one rank, one terminal for a traffic generator
+  cfg.set("job.ranks", "1");
+  cfg.set("traffic.kind", "background");
   const scenario s = make_scenario(cfg);
   plan p = make_plan(s);
   hw::collective_progress progress;
@@ -141,6 +146,7 @@ void list_statistics(std::ostream& os) {
   show("link", fab.links.front()->stats());
   show("nic", fab.nics.front()->stats());
   show("host", fab.hosts.front()->stats());
+  show("traffic", fab.generators.front()->stats());
 }
 
 nlohmann::json config_to_json(const config& cfg) {
@@ -207,6 +213,11 @@ nlohmann::json run_scenario(const config& cfg,
 
   const std::string problem = check_finished(fab, progress, s);
   if (!problem.empty()) throw simulation_failure(problem);
+  for (const auto& g : fab.generators) {
+    if (!g->stopped()) {
+      throw simulation_failure(std::string(g->name()) + " still generates traffic at the end");
+    }
+  }
 
   // Statistics.
   nlohmann::json r;
@@ -217,6 +228,7 @@ nlohmann::json run_scenario(const config& cfg,
   effective.set("topology.g", std::to_string(p.topo->g()));
   effective.set("job.ranks", std::to_string(p.place->num_ranks()));
   effective.set("job.seed", std::to_string(s.job.seed));
+  effective.set("collective.root", std::to_string(s.root));  // drawn with random_root
   r["config"] = config_to_json(effective);
   r["topology"] = p.topo->describe();
   r["sim_time_ns"] = ns(sc_core::sc_time_stamp());
@@ -234,6 +246,7 @@ nlohmann::json run_scenario(const config& cfg,
                      // ranks holding every byte (the root from the start)
                      {"ranks_complete", progress.ranks_done + 1},
                      {"messages", p.messages}};
+  if (s.algorithm == "none") r["collective"] = {{"algorithm", "none"}};
 
   uint64_t cls_packets[network::num_link_classes] = {};
   uint64_t cls_messages[network::num_link_classes] = {};
@@ -262,6 +275,7 @@ nlohmann::json run_scenario(const config& cfg,
                   {"hops_avg", routers.mean()},
                   {"latency_ns_avg", latency.mean() / 1000.0},
                   {"latency_ns_max", latency.count ? latency.max / 1000.0 : 0.0}};
+  if (s.traffic.kind != "none") r["traffic"] = traffic_report(s, fab);
 
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -280,6 +294,7 @@ nlohmann::json run_scenario(const config& cfg,
     add_block_stats(b, fab.links);
     add_block_stats(b, fab.nics);
     add_block_stats(b, fab.hosts);
+    add_block_stats(b, fab.generators);
   }
   if (on_result) on_result(r);
   return r;

@@ -146,6 +146,7 @@ void host_nic::deliver(packet* p) {
   ++packets_delivered;
   latency_ps.sample(static_cast<double>((now - p->injected).value()));
   routers.sample(p->routers);
+  if (m_client) m_client->on_packet(*p);
 
   // Reassembly: packets of one message may arrive in any order.
   const uint64_t payload = p->msg_bytes == 0 ? 0 : p->size_bytes;

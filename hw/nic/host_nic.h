@@ -44,6 +44,9 @@ class nic_client {
   virtual ~nic_client() = default;
   virtual void on_message(network::terminal_id src, uint32_t tag, uint64_t buf_offset,
                           uint64_t bytes) = 0;
+  // Every packet delivered here, before its message is complete and before the packet
+  // returns to the pool (traffic generators measure packet latency with it).
+  virtual void on_packet(const tlm_net::packet& /*p*/) {}
 };
 
 class host_nic final : public sc_core::sc_module {
@@ -70,6 +73,8 @@ class host_nic final : public sc_core::sc_module {
 
   // Work left: messages not yet fully injected, packets not yet fully reassembled.
   bool idle() const { return m_queue.empty() && m_partial.empty(); }
+  // Messages queued for injection, the one being injected included.
+  size_t queued_messages() const { return m_queue.size(); }
   bool describe_stall(std::ostream& os) const;
   void trace(const tlm_net::trace_window& window, const std::string& prefix);
 
