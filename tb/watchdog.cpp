@@ -25,6 +25,16 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
   for (const auto& n : fab.nics) nics_idle = nics_idle && n->idle();
 
   if (hosts_done && nics_idle && buffered == 0 && injected == delivered && fab.pool.in_use() == 0) {
+    // Credits are conserved: every byte spent at an output is home or on its way back.
+    for (const auto& r : fab.routers) {
+      for (uint32_t port = 0; port < r->radix(); ++port) {
+        if (r->unreturned_credit_bytes(port) != 0) {
+          os << "broken invariant: " << r->name() << " output port " << port << " lost "
+             << r->unreturned_credit_bytes(port) << " credit bytes";
+          return os.str();
+        }
+      }
+    }
     // Finished: every rank must now hold every byte; under an exactly-once contract each
     // non-root rank received each byte once and the root nothing.
     for (size_t rank = 0; rank < fab.hosts.size(); ++rank) {

@@ -98,24 +98,65 @@ tlm::tlm_sync_enum router::nb_transport_bw(uint32_t port, packet& p, tlm::tlm_ph
     SC_REPORT_ERROR(name(), "unexpected phase on the backward path");
     return tlm::TLM_COMPLETED;
   }
-  action a;
-  a.kind = action_kind::credit;
-  a.port = static_cast<uint16_t>(port);
-  a.vc = p.vc;
-  a.bytes = p.size_bytes;
-  m_agenda.push(sc_core::sc_time_stamp() + t, a);
+  // Credits cost no wake-up of their own: they are applied when the allocator looks at
+  // them, and only a head that waits for them asks to be woken when they arrive.
+  const sc_time when = sc_core::sc_time_stamp() + t;
+  output_port& op = m_outputs[port];
+  if (!op.pending.empty() && when < op.pending.at(op.pending.size() - 1).when) {
+    SC_REPORT_ERROR(name(), "credits returned out of time order");
+  }
+  op.pending.push(pending_credit{when, p.vc, p.size_bytes});
+  if (m_trace) m_agenda.push(when, action{});  // waveforms show credits on time
+  if (op.credit_waiter) {
+    op.credit_waiter = false;
+    wake_at(when);
+  }
   return tlm::TLM_ACCEPTED;
 }
 
+void router::drain_credits(uint32_t port, const sc_time& now) {
+  output_port& op = m_outputs[port];
+  while (!op.pending.empty() && op.pending.front().when <= now) {
+    const pending_credit c = op.pending.pop();
+    credits(port, c.vc) += c.bytes;
+  }
+}
+
+uint32_t router::available_credits(uint32_t port, uint32_t vc, const sc_time& now) const {
+  const output_port& op = m_outputs[port];
+  uint32_t c = credits(port, vc);
+  for (uint32_t k = 0; k < op.pending.size() && op.pending.at(k).when <= now; ++k) {
+    if (op.pending.at(k).vc == vc) c += op.pending.at(k).bytes;
+  }
+  return c;
+}
+
+void router::wake_at(const sc_time& when) {
+  if (when >= m_wake_at) return;
+  m_wake_at = when;
+  m_agenda.push(when, action{});
+}
+
 uint32_t router::output_occupancy_bytes(network::port_id port) const {
+  const sc_time now = sc_core::sc_time_stamp();
   uint32_t used = 0;
-  for (uint32_t vc = 0; vc < m_vcs; ++vc)
-    used += m_outputs[port].capacity_bytes - credits(port, vc);
+  for (uint32_t vc = 0; vc < m_vcs; ++vc) {
+    used += m_outputs[port].capacity_bytes - available_credits(port, vc, now);
+  }
   return used;
+}
+
+uint32_t router::unreturned_credit_bytes(network::port_id port) const {
+  const output_port& op = m_outputs[port];
+  uint32_t spent = 0;
+  for (uint32_t vc = 0; vc < m_vcs; ++vc) spent += op.capacity_bytes - credits(port, vc);
+  for (uint32_t k = 0; k < op.pending.size(); ++k) spent -= op.pending.at(k).bytes;
+  return spent;
 }
 
 void router::on_wakeup() {
   const sc_time now = sc_core::sc_time_stamp();
+  if (m_wake_at <= now) m_wake_at = sc_core::sc_max_time();
   while (m_agenda.due(now)) {
     const action a = m_agenda.pop();
     switch (a.kind) {
@@ -130,9 +171,6 @@ void router::on_wakeup() {
         ++m_inputs[a.port].ready;
         break;
       }
-      case action_kind::credit:
-        credits(a.port, a.vc) += a.bytes;
-        break;
       case action_kind::wake:
         break;
     }
@@ -144,23 +182,49 @@ void router::on_wakeup() {
 
 void router::allocate() {
   const sc_time now = sc_core::sc_time_stamp();
+  // The earliest time a blocked head could move: the router sleeps until then (or until a
+  // packet or an awaited credit arrives), instead of waking whenever anything frees.
+  sc_time retry = sc_core::sc_max_time();
+  auto retry_at = [&retry](const sc_time& t) {
+    if (t < retry) retry = t;
+  };
   // Input stage: each free input picks one eligible VC, round-robin from its pointer.
   for (uint32_t i = 0; i < m_radix; ++i) {
     input_port& ip = m_inputs[i];
     ip.pick = -1;
-    if (ip.ready == 0 || ip.busy_until > now) continue;
+    ip.eligible = 0;
+    if (ip.ready == 0) continue;
+    if (ip.busy_until > now) {
+      retry_at(ip.busy_until);
+      continue;
+    }
+    // Every head is looked at, not only up to the pick: if this input loses the output
+    // stage, a head behind the pick may be the one that can go first.
     for (uint32_t k = 0; k < m_vcs; ++k) {
       const uint32_t vc = (ip.rr + k) % m_vcs;
       input_vc& q = ivc(i, vc);
       if (q.fifo.empty()) continue;
       const packet* head = q.fifo.front();
-      const output_port& op = m_outputs[head->next_port];
-      if (op.busy_until > now || credits(head->next_port, head->next_vc) < head->size_bytes)
+      const uint32_t o = head->next_port;
+      output_port& op = m_outputs[o];
+      if (op.busy_until > now) {
+        retry_at(op.busy_until);
         continue;
+      }
+      drain_credits(o, now);
+      if (credits(o, head->next_vc) < head->size_bytes) {
+        if (!op.pending.empty()) {
+          retry_at(op.pending.front().when);
+        } else {
+          op.credit_waiter = true;
+        }
+        continue;
+      }
+      ++ip.eligible;
+      if (ip.pick >= 0) continue;
       ip.pick = static_cast<int32_t>(vc);
-      if (op.requests.empty()) m_requested_outputs.push_back(head->next_port);
-      m_outputs[head->next_port].requests.push_back(i);
-      break;
+      if (op.requests.empty()) m_requested_outputs.push_back(o);
+      op.requests.push_back(i);
     }
   }
   // Output stage: each requested output grants the requesting input nearest its pointer.
@@ -172,10 +236,24 @@ void router::allocate() {
       const uint32_t dist = (i + m_radix - op.rr) % m_radix;
       if (dist < best_dist) best = i, best_dist = dist;
     }
+    // A loser retries on the next cycle (the allocator's next iteration) if another of its
+    // heads could go now, else when this output frees.
+    bool loser_waits_for_output = false;
+    for (uint32_t i : op.requests) {
+      if (i == best) continue;
+      if (m_inputs[i].eligible > 1) {
+        retry_at(now + m_period);
+      } else {
+        loser_waits_for_output = true;
+      }
+    }
     op.requests.clear();
     grant(best, static_cast<uint32_t>(m_inputs[best].pick), o);
+    if (loser_waits_for_output) retry_at(op.busy_until);
+    if (m_inputs[best].ready > 0) retry_at(m_inputs[best].busy_until);
   }
   m_requested_outputs.clear();
+  if (retry != sc_core::sc_max_time()) wake_at(retry);
 }
 
 void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
@@ -208,9 +286,7 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   tlm::tlm_phase cph = tlm_net::CREDIT;
   sc_time ct = t;
   in[in_port]->nb_transport_bw(token, cph, ct);
-
-  action wake;
-  m_agenda.push(now + t, wake);
+  if (m_trace) m_agenda.push(now + t, action{});  // waveforms show the output freeing on time
 }
 
 bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
@@ -226,7 +302,8 @@ bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
       if (!q.fifo.empty()) {
         const packet* h = q.fifo.front();
         os << "; head " << *h << " waits for output port " << h->next_port << " VC "
-           << unsigned(h->next_vc) << " with " << credits(h->next_port, h->next_vc) << "/"
+           << unsigned(h->next_vc) << " with "
+           << available_credits(h->next_port, h->next_vc, sc_core::sc_time_stamp()) << "/"
            << m_outputs[h->next_port].capacity_bytes << " credit bytes";
       }
       os << "\n";
@@ -259,8 +336,12 @@ void router::trace(const tlm_net::trace_window& window, const std::string& prefi
 void router::sample_trace() {
   if (!m_trace->window.active(sc_core::sc_time_stamp())) return;
   for (size_t k = 0; k < m_in_vcs.size(); ++k) m_trace->occupancy[k] = m_in_vcs[k].occupancy_bytes;
-  m_trace->credits = m_credits;  // same size: assigned in place, traced addresses stay valid
   const sc_time now = sc_core::sc_time_stamp();
+  for (uint32_t port = 0; port < m_radix; ++port) {
+    for (uint32_t vc = 0; vc < m_vcs; ++vc) {
+      m_trace->credits[port * m_vcs + vc] = available_credits(port, vc, now);
+    }
+  }
   for (uint32_t i = 0; i < m_radix; ++i) m_trace->busy[i] = m_outputs[i].busy_until > now;
   m_trace->packets = packets.value;
 }

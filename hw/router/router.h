@@ -61,6 +61,10 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   // flight), for adaptive routing policies.
   uint32_t output_occupancy_bytes(network::port_id port) const override;
 
+  // Credit bytes of `port` spent and not on their way back: 0 for every port once a
+  // simulation has drained (credits still in flight count as returned).
+  uint32_t unreturned_credit_bytes(network::port_id port) const;
+
   // Packets buffered in the router (arrived, not yet sent on).
   uint64_t buffered_packets() const { return m_buffered; }
   // Writes what is stuck (port, VC, head packet, wanted output, credits); false if empty.
@@ -75,7 +79,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   const tlm_net::stat_group& stats() const { return m_stats; }
 
  private:
-  enum class action_kind : uint8_t { arrive, credit, wake };
+  enum class action_kind : uint8_t { arrive, wake };
   struct action {
     action_kind kind = action_kind::wake;
     uint8_t vc = 0;
@@ -90,15 +94,25 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   struct input_port {
     network::link_class cls = network::link_class::local;
     sc_core::sc_time busy_until;
-    uint32_t rr = 0;     // next VC to favour
-    uint32_t ready = 0;  // packets in the FIFOs
-    int32_t pick = -1;   // VC picked in this allocation round
+    uint32_t rr = 0;        // next VC to favour
+    uint32_t ready = 0;     // packets in the FIFOs
+    int32_t pick = -1;      // VC picked in this allocation round
+    uint32_t eligible = 0;  // heads that could go in this round
+  };
+  // A credit on its way back: usable from `when`. Per output they arrive in time order
+  // (the downstream input releases one packet at a time), so a FIFO holds them.
+  struct pending_credit {
+    sc_core::sc_time when;
+    uint8_t vc = 0;
+    uint32_t bytes = 0;
   };
   struct output_port {
     sc_core::sc_time busy_until;
-    uint32_t rr = 0;                 // next input to favour
-    uint32_t capacity_bytes = 0;     // downstream VC buffer size
-    std::vector<uint32_t> requests;  // inputs that picked this output this round
+    uint32_t rr = 0;                        // next input to favour
+    uint32_t capacity_bytes = 0;            // downstream VC buffer size
+    std::vector<uint32_t> requests;         // inputs that picked this output this round
+    tlm_net::ring<pending_credit> pending;  // applied lazily, when credits are looked at
+    bool credit_waiter = false;  // a head waits for credits and no wake-up is set for them
   };
   struct trace_mirror;
 
@@ -111,6 +125,12 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   uint32_t& credits(uint32_t port, uint32_t vc) { return m_credits[port * m_vcs + vc]; }
   uint32_t credits(uint32_t port, uint32_t vc) const { return m_credits[port * m_vcs + vc]; }
   void sample_trace();
+  // Applies the credits of `port` that have arrived by `now`.
+  void drain_credits(uint32_t port, const sc_core::sc_time& now);
+  // Credits of (port, vc) as of `now`, including arrived but not yet applied ones.
+  uint32_t available_credits(uint32_t port, uint32_t vc, const sc_core::sc_time& now) const;
+  // Wakes the router at `when` unless a wake-up at or before it is already set.
+  void wake_at(const sc_core::sc_time& when);
 
   network::router_id m_id;
   const network::topology& m_topo;
@@ -130,6 +150,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   std::vector<uint32_t> m_requested_outputs;     // outputs with requests this round
   std::vector<tlm_net::packet> m_credit_tokens;  // [port]: payload of credit returns
   uint64_t m_buffered = 0;
+  sc_core::sc_time m_wake_at = sc_core::sc_max_time();  // earliest wake-up set, if any
 
   sc_core::sc_event m_wakeup;
   tlm_net::timed_queue<action> m_agenda;

@@ -241,7 +241,7 @@ BOOST_AUTO_TEST_CASE(router_credits_return_after_the_downstream_tail_leaves) {
 
   // After the run every credit is home and nothing is buffered anywhere.
   for (const auto& r : f.routers) {
-    for (uint32_t p = 0; p < r->radix(); ++p) BOOST_TEST(r->output_occupancy_bytes(p) == 0u);
+    for (uint32_t p = 0; p < r->radix(); ++p) BOOST_TEST(r->unreturned_credit_bytes(p) == 0u);
     BOOST_TEST(r->buffered_packets() == 0u);
   }
   for (const auto& n : f.nics) BOOST_TEST(n->idle());
@@ -285,7 +285,7 @@ BOOST_AUTO_TEST_CASE(router_one_packet_buffers_apply_back_pressure_in_order) {
   BOOST_TEST(f.logs[5].got[0].at_ps == 761826u);
   BOOST_TEST(f.routers[1]->packets.value == 2u * n);
   for (const auto& r : f.routers) {
-    for (uint32_t p = 0; p < r->radix(); ++p) BOOST_TEST(r->output_occupancy_bytes(p) == 0u);
+    for (uint32_t p = 0; p < r->radix(); ++p) BOOST_TEST(r->unreturned_credit_bytes(p) == 0u);
   }
   BOOST_TEST(f.pool.in_use() == 0u);
   // Every packet in flight owns one of the 7 one-packet buffers on the two paths.
