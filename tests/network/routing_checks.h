@@ -2,6 +2,7 @@
 // and channel dependency graphs with a cycle check (deadlock freedom).
 #pragma once
 
+#include "network/dragonfly.h"
 #include "network/routing.h"
 #include "network/topology.h"
 
@@ -14,6 +15,16 @@
 #include <vector>
 
 namespace bcastsim::network::routing_checks {
+
+// The dragonfly shapes every routing test walks: both arrangements, g = a*h+1 (one link per
+// group pair), g < a*h+1 (several), and g = 2.
+inline const dragonfly_params k_shapes[] = {
+    {9, 4, 2, 2, global_arrangement::absolute}, {9, 4, 2, 2, global_arrangement::relative},
+    {5, 4, 2, 2, global_arrangement::absolute}, {5, 4, 2, 2, global_arrangement::relative},
+    {7, 4, 2, 3, global_arrangement::absolute}, {7, 4, 2, 3, global_arrangement::relative},
+    {6, 4, 2, 2, global_arrangement::absolute}, {6, 4, 2, 2, global_arrangement::relative},
+    {3, 2, 1, 1, global_arrangement::absolute}, {2, 3, 2, 2, global_arrangement::relative},
+};
 
 struct hop {
   router_id at;

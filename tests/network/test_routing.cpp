@@ -17,14 +17,6 @@ using namespace bcastsim::network::routing_checks;
 
 namespace {
 
-const dragonfly_params k_shapes[] = {
-    {9, 4, 2, 2, global_arrangement::absolute}, {9, 4, 2, 2, global_arrangement::relative},
-    {5, 4, 2, 2, global_arrangement::absolute}, {5, 4, 2, 2, global_arrangement::relative},
-    {7, 4, 2, 3, global_arrangement::absolute}, {7, 4, 2, 3, global_arrangement::relative},
-    {6, 4, 2, 2, global_arrangement::absolute}, {6, 4, 2, 2, global_arrangement::relative},
-    {3, 2, 1, 1, global_arrangement::absolute}, {2, 3, 2, 2, global_arrangement::relative},
-};
-
 constexpr uint32_t k_vcs = 2;
 
 graph channel_dependency_graph(const topology& topo, const routing_policy& policy) {

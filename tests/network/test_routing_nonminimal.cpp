@@ -20,15 +20,6 @@ using namespace bcastsim::network::routing_checks;
 
 namespace {
 
-// Both arrangements, g = a*h+1 (one link per group pair) and g < a*h+1 (several), g = 2.
-const dragonfly_params k_shapes[] = {
-    {9, 4, 2, 2, global_arrangement::absolute}, {9, 4, 2, 2, global_arrangement::relative},
-    {5, 4, 2, 2, global_arrangement::absolute}, {5, 4, 2, 2, global_arrangement::relative},
-    {7, 4, 2, 3, global_arrangement::absolute}, {7, 4, 2, 3, global_arrangement::relative},
-    {6, 4, 2, 2, global_arrangement::absolute}, {6, 4, 2, 2, global_arrangement::relative},
-    {3, 2, 1, 1, global_arrangement::absolute}, {2, 3, 2, 2, global_arrangement::relative},
-};
-
 constexpr uint32_t k_vcs = 3;
 
 std::vector<uint64_t> entropies(uint64_t n) {
