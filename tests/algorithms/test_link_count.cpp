@@ -18,6 +18,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "fixtures.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -26,25 +28,10 @@
 using namespace bcastsim;
 using namespace bcastsim::algorithms;
 
+using bcastsim::test::make_dragonfly;
+using bcastsim::test::make_placement;
+
 namespace {
-
-network::dragonfly make_dragonfly(uint32_t g, uint32_t a, uint32_t p, uint32_t h) {
-  network::dragonfly_params dp;
-  dp.g = g;
-  dp.a = a;
-  dp.p = p;
-  dp.h = h;
-  return network::dragonfly(dp);
-}
-
-network::placement make_placement(const network::topology& topo, network::placement_kind kind,
-                                  uint32_t ranks, uint64_t seed = 1) {
-  network::placement_params pp;
-  pp.kind = kind;
-  pp.ranks = ranks;
-  pp.seed = seed;
-  return network::placement(topo, pp);
-}
 
 link_counts one_message(const network::dragonfly& df, const network::placement& all, uint32_t from,
                         uint32_t to) {
@@ -154,7 +141,7 @@ BOOST_AUTO_TEST_CASE(link_count_16k_network_matches_paper) {
                                                   << " (paper's formula " << expect_local_paper
                                                   << ")");
   for (uint64_t seed : {1u, 2u, 3u}) {
-    const auto place = make_placement(df, network::placement_kind::random, 10240, seed);
+    const auto place = make_placement(df, network::placement_kind::random, 10240, 0, seed);
     for (uint32_t root : {0u, 5000u}) {
       collective_request req;
       req.topo = &df;

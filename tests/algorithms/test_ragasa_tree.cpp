@@ -8,6 +8,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "fixtures.h"
+
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -16,31 +18,10 @@
 using namespace bcastsim;
 using namespace bcastsim::algorithms;
 
+using bcastsim::test::make_dragonfly;
+using bcastsim::test::make_placement;
+
 namespace {
-
-// The member `kind` hides the enum of the same name, so name the enum through it.
-using child_kind = child_kind;
-
-network::dragonfly make_dragonfly(uint32_t g, uint32_t a, uint32_t p, uint32_t h,
-                                  network::global_arrangement arr) {
-  network::dragonfly_params dp;
-  dp.g = g;
-  dp.a = a;
-  dp.p = p;
-  dp.h = h;
-  dp.arrangement = arr;
-  return network::dragonfly(dp);
-}
-
-network::placement make_placement(const network::topology& topo, network::placement_kind kind,
-                                  uint32_t ranks, uint32_t first = 0, uint64_t seed = 1) {
-  network::placement_params pp;
-  pp.kind = kind;
-  pp.ranks = ranks;
-  pp.first_terminal = first;
-  pp.seed = seed;
-  return network::placement(topo, pp);
-}
 
 bcast_child router_child(uint32_t id) {
   return {child_kind::router, id};

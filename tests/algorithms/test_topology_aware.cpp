@@ -10,6 +10,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "fixtures.h"
+
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -19,26 +21,10 @@
 using namespace bcastsim;
 using namespace bcastsim::algorithms;
 
+using bcastsim::test::make_dragonfly;
+using bcastsim::test::make_placement;
+
 namespace {
-
-network::dragonfly make_dragonfly(uint32_t g, uint32_t a, uint32_t p, uint32_t h) {
-  network::dragonfly_params dp;
-  dp.g = g;
-  dp.a = a;
-  dp.p = p;
-  dp.h = h;
-  return network::dragonfly(dp);
-}
-
-network::placement make_placement(const network::topology& topo, network::placement_kind kind,
-                                  uint32_t ranks, uint32_t first = 0, uint64_t seed = 1) {
-  network::placement_params pp;
-  pp.kind = kind;
-  pp.ranks = ranks;
-  pp.first_terminal = first;
-  pp.seed = seed;
-  return network::placement(topo, pp);
-}
 
 collective_request make_request(const network::topology& topo, const network::placement& place,
                                 uint32_t root, uint64_t bytes = 1024) {

@@ -9,8 +9,10 @@
 #include "tb/simulation.h"
 
 #include <boost/test/unit_test.hpp>
+
 #include <nlohmann/json.hpp>
 #include <systemc>
+#include "cli_runner.h"
 
 #include <sys/wait.h>
 
@@ -19,6 +21,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+
+using bcastsim::test::contains;
+using bcastsim::test::outcome;
+using bcastsim::test::run_cli;
 
 namespace {
 
@@ -48,28 +54,6 @@ std::string config_error_key(const config& c) {
     return e.key;
   }
   return "(no config_error)";
-}
-
-struct outcome {
-  int code = -1;
-  std::string output;  // stdout and stderr
-};
-
-outcome run_cli(const std::string& args) {
-  outcome o;
-  const std::string cmd = std::string(BCASTSIM_BINARY) + " " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  BOOST_REQUIRE(f != nullptr);
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) o.output.append(buf.data(), n);
-  const int status = pclose(f);
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
 }
 
 }  // namespace

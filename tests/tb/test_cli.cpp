@@ -1,7 +1,9 @@
 // The bcastsim program as a user runs it: exit codes, messages, result.json, determinism,
 // waveforms. Each case runs the real binary in a fresh directory.
 #include <boost/test/unit_test.hpp>
+
 #include <nlohmann/json.hpp>
+#include "cli_runner.h"
 
 #include <sys/wait.h>
 
@@ -14,32 +16,12 @@
 #include <sstream>
 #include <string>
 
+using bcastsim::test::contains;
+using bcastsim::test::fresh_dir;
+using bcastsim::test::outcome;
+using bcastsim::test::run_cli;
+
 namespace {
-
-struct outcome {
-  int code = -1;
-  std::string output;  // stdout and stderr
-};
-
-std::string fresh_dir() {
-  char tmpl[] = "/tmp/bcastsim_cli_XXXXXX";
-  const char* d = mkdtemp(tmpl);
-  BOOST_REQUIRE(d != nullptr);
-  return d;
-}
-
-outcome run(const std::string& args) {
-  outcome o;
-  const std::string cmd = std::string(BCASTSIM_BINARY) + " " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  BOOST_REQUIRE(f != nullptr);
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) o.output.append(buf.data(), n);
-  const int status = pclose(f);
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
-}
 
 nlohmann::json load(const std::string& path) {
   std::ifstream in(path);
@@ -47,12 +29,8 @@ nlohmann::json load(const std::string& path) {
   return nlohmann::json::parse(in);
 }
 
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
 void expect_bad_input(const std::string& args, const std::string& text) {
-  const outcome o = run(args);
+  const outcome o = run_cli(args);
   BOOST_TEST(o.code == 2, args << " -> " << o.code << ": " << o.output);
   BOOST_TEST(contains(o.output, text), args << " output: " << o.output);
 }
@@ -61,7 +39,7 @@ void expect_bad_input(const std::string& args, const std::string& text) {
 
 BOOST_AUTO_TEST_CASE(run_default_prints_table_and_writes_result) {
   const std::string dir = fresh_dir();
-  const outcome o = run("run --out " + dir);
+  const outcome o = run_cli("run --out " + dir);
   BOOST_TEST(o.code == 0, o.output);
   for (const char* row : {"completion", "packets", "traversals global", "hops", "latency",
                           "wall time", "packet-hops/s"}) {
@@ -104,7 +82,7 @@ BOOST_AUTO_TEST_CASE(bad_input_exits_2_naming_the_key) {
 
 BOOST_AUTO_TEST_CASE(stalled_simulation_exits_1_with_diagnosis) {
   // The time limit stops the broadcast midway: the watchdog names what is still busy.
-  const outcome o = run("run --set sim.max_time_ns=4000 --out " + fresh_dir());
+  const outcome o = run_cli("run --set sim.max_time_ns=4000 --out " + fresh_dir());
   BOOST_TEST(o.code == 1, o.output);
   BOOST_TEST(contains(o.output, "sim.max_time_ns"));
   BOOST_TEST(contains(o.output, "fabric.router_"));
@@ -118,9 +96,9 @@ BOOST_AUTO_TEST_CASE(same_seed_gives_identical_result) {
       "run -q --set job.placement=random --set job.ranks=40 "
       "--set collective.bytes=3000 --set collective.root=5";
   const std::string a = fresh_dir(), b = fresh_dir(), c = fresh_dir();
-  BOOST_REQUIRE(run(args + " --seed 7 --out " + a).code == 0);
-  BOOST_REQUIRE(run(args + " --seed 7 --out " + b).code == 0);
-  BOOST_REQUIRE(run(args + " --seed 8 --out " + c).code == 0);
+  BOOST_REQUIRE(run_cli(args + " --seed 7 --out " + a).code == 0);
+  BOOST_REQUIRE(run_cli(args + " --seed 7 --out " + b).code == 0);
+  BOOST_REQUIRE(run_cli(args + " --seed 8 --out " + c).code == 0);
   auto ra = load(a + "/result.json"), rb = load(b + "/result.json"), rc = load(c + "/result.json");
   ra.erase("perf");
   rb.erase("perf");
@@ -135,7 +113,7 @@ BOOST_AUTO_TEST_CASE(same_seed_gives_identical_result) {
 BOOST_AUTO_TEST_CASE(vcd_of_a_router_and_a_nic_has_changing_signals) {
   const std::string dir = fresh_dir();
   const outcome o =
-      run("run -q --vcd " + dir + "/w.vcd --set trace.blocks=router_0,nic_0 --out " + dir);
+      run_cli("run -q --vcd " + dir + "/w.vcd --set trace.blocks=router_0,nic_0 --out " + dir);
   BOOST_TEST(o.code == 0, o.output);
   std::ifstream in(dir + "/w.vcd");
   BOOST_REQUIRE(in.good());
@@ -199,10 +177,10 @@ BOOST_AUTO_TEST_CASE(vcd_of_a_router_and_a_nic_has_changing_signals) {
 
 BOOST_AUTO_TEST_CASE(vcd_window_limits_the_changes) {
   const std::string dir = fresh_dir();
-  const outcome o = run("run -q --vcd " + dir +
-                        "/w.vcd --set trace.start_ns=2000 "
-                        "--set trace.end_ns=5000 --out " +
-                        dir);
+  const outcome o = run_cli("run -q --vcd " + dir +
+                            "/w.vcd --set trace.start_ns=2000 "
+                            "--set trace.end_ns=5000 --out " +
+                            dir);
   BOOST_TEST(o.code == 0, o.output);
   std::ifstream in(dir + "/w.vcd");
   std::string line;
@@ -229,12 +207,12 @@ BOOST_AUTO_TEST_CASE(vcd_window_limits_the_changes) {
 }
 
 BOOST_AUTO_TEST_CASE(list_names_algorithms_routings_and_keys) {
-  const outcome o = run("list");
+  const outcome o = run_cli("list");
   BOOST_TEST(o.code == 0);
   for (const char* s : {"binomial", "tree", "minimal", "dragonfly", "collective.bytes", "wait_ps",
                         "busy_ps", "latency_ps", "cpu_busy_ps", "router.vc_buffer_bytes.global",
                         "link.global.bandwidth_gib_per_s"}) {
     BOOST_TEST(contains(o.output, s), s);
   }
-  BOOST_TEST(run("--help").code == 0);
+  BOOST_TEST(run_cli("--help").code == 0);
 }
