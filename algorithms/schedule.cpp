@@ -12,6 +12,8 @@ const char* to_string(op_kind k) {
       return "recv";
     case op_kind::compute:
       return "compute";
+    case op_kind::offload_bcast:
+      return "offload_bcast";
   }
   return "unknown";
 }
@@ -59,6 +61,16 @@ op make_compute(uint64_t ns) {
   op o;
   o.kind = op_kind::compute;
   o.compute_ns = ns;
+  return o;
+}
+
+op make_offload_bcast(uint32_t self, uint64_t offset, uint64_t bytes, uint32_t tag) {
+  op o;
+  o.kind = op_kind::offload_bcast;
+  o.peer = self;
+  o.offset = offset;
+  o.bytes = bytes;
+  o.tag = tag;
   return o;
 }
 

@@ -8,12 +8,15 @@
 
 namespace bcastsim::algorithms {
 
-enum class op_kind : uint8_t { send, recv, compute };
+// offload_bcast: the rank hands [offset, offset + bytes) to the in-network broadcast tree
+// of the communicator (Ragasa's Bcast Units); every other rank receives it as one message
+// from this rank with this tag, matched by its own recv. `peer` is the rank itself.
+enum class op_kind : uint8_t { send, recv, compute, offload_bcast };
 const char* to_string(op_kind k);
 
 struct op {
   op_kind kind = op_kind::compute;
-  uint32_t peer = 0;        // destination rank (send) or source rank (recv)
+  uint32_t peer = 0;        // destination rank (send), source rank (recv), self (offload)
   uint64_t offset = 0;      // first byte of the collective buffer carried (send/recv)
   uint64_t bytes = 0;       // bytes carried (send/recv)
   uint32_t tag = 0;         // MPI-like tag; matched with peer, in order
@@ -45,5 +48,6 @@ struct schedule {
 op make_send(uint32_t dst, uint64_t offset, uint64_t bytes, uint32_t tag = 0);
 op make_recv(uint32_t src, uint64_t offset, uint64_t bytes, uint32_t tag = 0);
 op make_compute(uint64_t ns);
+op make_offload_bcast(uint32_t self, uint64_t offset, uint64_t bytes, uint32_t tag = 0);
 
 }  // namespace bcastsim::algorithms
