@@ -35,6 +35,9 @@ class packet {
   packet_kind kind = packet_kind::data;
   uint8_t vc = 0;           // VC on the link the packet is crossing now
   uint32_t size_bytes = 0;  // bytes on the wire
+  // Offload traffic: bound for the Bcast Unit of this router, not for `dst`, which is then
+  // only where routing aims (a terminal of that router). invalid_id for ordinary packets.
+  network::router_id unit_router = network::invalid_id;
 
   // Message this packet belongs to.
   uint64_t msg_id = 0;  // per source NIC, in send order

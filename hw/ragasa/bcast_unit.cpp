@@ -8,11 +8,19 @@ namespace bcastsim::hw::ragasa {
 using sc_core::sc_time;
 using tlm_net::packet;
 
+// What the VCD shows, stage by stage (sampled after every wake-up in the window).
 struct bcast_unit::trace_mirror {
   tlm_net::trace_window window;
+  uint32_t ri_packets = 0;
+  bool ri_blocked = false;
   uint32_t rx_packets = 0;  // all Rx-queues
+  bool memory_stall = false;
+  uint32_t membership_entries = 0;
   uint64_t memory_bytes = 0;
+  uint32_t gen_batches = 0;
   uint32_t work_queue = 0;
+  uint32_t send_queue = 0;
+  bool si_ready = false;  // a built copy waits for the link or credits
   uint32_t out_credit_bytes = 0;
   uint64_t packets_in = 0;
   uint64_t packets_out = 0;
@@ -35,8 +43,9 @@ bcast_unit::bcast_unit(const sc_core::sc_module_name& name, network::terminal_id
       m_rx(params.rx_queues),
       m_out_credits(params.output_buffer_bytes),
       m_agenda(m_wakeup) {
-  if (params.rx_queues == 0 || params.rx_queue_packets == 0)
-    SC_REPORT_ERROR(this->name(), "rx_queues and rx_queue_packets must be positive");
+  if (params.rx_queues == 0 || params.rx_queue_packets == 0 || params.work_queue_descriptors == 0 ||
+      params.send_queue_descriptors == 0)
+    SC_REPORT_ERROR(this->name(), "queue capacities must be positive");
   m_fw.bind_owner(this, 0);
   m_bw.bind_owner(this, 0);
   in.bind(m_fw);
@@ -50,12 +59,22 @@ bcast_unit::bcast_unit(const sc_core::sc_module_name& name, network::terminal_id
   m_stats.declare("bytes_replicated", "bytes", "bytes of the copies sent", bytes_replicated);
   m_stats.declare("rx_queue_peak_packets", "packets", "high-water mark of one Rx-queue",
                   rx_queue_peak_packets);
+  m_stats.declare("membership_peak_entries", "entries", "high-water mark of the Membership Table",
+                  membership_peak_entries);
   m_stats.declare("working_memory_peak_bytes", "bytes", "high-water mark of Working Memory",
                   working_memory_peak_bytes);
+  m_stats.declare("work_queue_peak_descriptors", "descriptors",
+                  "high-water mark of the Work Queue Element", work_queue_peak_descriptors);
+  m_stats.declare("send_queue_peak_descriptors", "descriptors",
+                  "high-water mark of dispatched descriptors at the Send Packet Scheduler",
+                  send_queue_peak_descriptors);
   m_stats.declare("memory_stall_ps", "ps", "time head data packets waited for Working Memory",
                   memory_stall_ps);
-  m_stats.declare("hol_blocked_ps", "ps", "time the RI was blocked by a full Rx-queue",
-                  hol_blocked_ps);
+  m_stats.declare("rx_hol_blocked_ps", "ps",
+                  "time packets sat behind an Rx-queue head waiting for Working Memory",
+                  rx_hol_blocked_ps);
+  m_stats.declare("ri_blocked_ps", "ps", "time the RI was blocked by a full Rx-queue",
+                  ri_blocked_ps);
   SC_METHOD(on_wakeup);
   sensitive << m_wakeup;
   dont_initialize();
@@ -132,12 +151,24 @@ void bcast_unit::move_ri() {
       return;  // the scheduler's next pick frees a slot and wakes us
     }
     if (m_ri_blocked) {
-      hol_blocked_ps += (now - m_ri_blocked_since).value();
+      ri_blocked_ps += (now - m_ri_blocked_since).value();
       m_ri_blocked = false;
     }
-    q.fifo.push(m_ri.pop());
+    packet* p = m_ri.pop();
+    q.fifo.push(p);
     --m_in_flight;
     if (q.fifo.size() > rx_queue_peak_packets.value) rx_queue_peak_packets.value = q.fifo.size();
+    if (q.stalled && !q.hol) {
+      q.hol = true;
+      q.hol_since = now;
+    }
+    // The packet has left the RI: its buffer space goes back to the router.
+    m_in_bytes[p->vc] -= p->size_bytes;
+    m_credit_token.vc = p->vc;
+    m_credit_token.size_bytes = p->size_bytes;
+    tlm::tlm_phase cph = tlm_net::CREDIT;
+    sc_time ct = sc_core::SC_ZERO_TIME;
+    in->nb_transport_bw(m_credit_token, cph, ct);
   }
 }
 
@@ -149,6 +180,10 @@ bool bcast_unit::head_can_go(rx_queue& q, const sc_time& now) {
   if (!q.stalled) {
     q.stalled = true;
     q.stall_since = now;
+    if (q.fifo.size() > 1) {
+      q.hol = true;
+      q.hol_since = now;
+    }
   }
   return false;
 }
@@ -171,6 +206,10 @@ void bcast_unit::schedule() {
     if (q.stalled) {
       memory_stall_ps += (now - q.stall_since).value();
       q.stalled = false;
+    }
+    if (q.hol) {
+      rx_hol_blocked_ps += (now - q.hol_since).value();
+      q.hol = false;
     }
     if (p->kind == tlm_net::packet_kind::data) {  // reserve its memory now
       m_memory_used += p->size_bytes;
@@ -198,21 +237,17 @@ void bcast_unit::schedule() {
   if (closed) m_agenda.push(now, action{});  // descriptor generation runs before us
 }
 
-// Steps 3-4: the packet leaves the scheduler; its input buffer space goes back upstream.
+// Steps 3-4: the packet leaves the scheduler.
 void bcast_unit::store(packet* p) {
   --m_in_flight;
-  m_in_bytes[p->vc] -= p->size_bytes;
-  m_credit_token.vc = p->vc;
-  m_credit_token.size_bytes = p->size_bytes;
-  tlm::tlm_phase cph = tlm_net::CREDIT;
-  sc_time ct = sc_core::SC_ZERO_TIME;
-  in->nb_transport_bw(m_credit_token, cph, ct);
-
   const uint32_t id = p->collective_id;
   if (p->kind == tlm_net::packet_kind::control) {  // Mini Packet: parse the child list
     ++mini_packets;
     m_table[id] = *m_source.find(id);
+    if (m_table.size() > membership_peak_entries.value)
+      membership_peak_entries.value = m_table.size();
     m_pool.release(p);
+    if (m_listener) m_listener->on_membership(id);
     auto it = m_collectives.find(id);
     if (it != m_collectives.end()) {
       for (uint32_t b : it->second.waiting) m_gen_queue.push(b);
@@ -260,48 +295,67 @@ void bcast_unit::close_chunk(uint32_t collective) {
     c.waiting.push_back(b);  // its Mini Packet has not been parsed yet
 }
 
-// Step 5: one batch per descriptor_cycles.
+void bcast_unit::release_packet(batch& bt, uint32_t k) {
+  packet* stored = bt.pkts[k];
+  m_memory_used -= stored->size_bytes;
+  m_collectives[bt.collective].memory_bytes -= stored->size_bytes;
+  m_pool.release(stored);
+}
+
+// Step 5: one descriptor per child of the front batch, descriptor_cycles each, while the
+// Work Queue Element has room.
 void bcast_unit::generate() {
-  if (m_gen_queue.empty() || sc_core::sc_time_stamp() < m_gen_free) return;
-  m_gen_free = after(m_params.descriptor_cycles);
-  action a;
-  a.kind = action_kind::generated;
-  a.batch = m_gen_queue.pop();
-  m_agenda.push(m_gen_free, a);
-}
-
-void bcast_unit::on_generated(uint32_t b) {
-  batch& bt = m_batches[b];
-  const std::vector<membership_child>& kids = m_table[bt.collective];
-  if (kids.empty()) {  // nobody to send to: completion at once
-    collective_state& c = m_collectives[bt.collective];
-    for (packet* p : bt.pkts) {
-      m_memory_used -= p->size_bytes;
-      c.memory_bytes -= p->size_bytes;
-      m_pool.release(p);
+  while (!m_generating && !m_gen_queue.empty() && sc_core::sc_time_stamp() >= m_gen_free) {
+    const uint32_t b = m_gen_queue.front();
+    batch& bt = m_batches[b];
+    const std::vector<membership_child>& kids = m_table[bt.collective];
+    const auto n = static_cast<uint32_t>(kids.size());
+    if (n == 0) {  // nobody to send to: completion at once
+      for (uint32_t k = 0; k < bt.pkts.size(); ++k) release_packet(bt, k);
+      bt.pkts.clear();
+      m_free_batches.push_back(b);
+      m_gen_queue.pop();
+      continue;
     }
-    bt.pkts.clear();
-    m_free_batches.push_back(b);
-    return;
-  }
-  const auto n = static_cast<uint32_t>(kids.size());
-  bt.remaining.assign(bt.pkts.size(), n);
-  bt.descriptors_left = n;
-  for (const membership_child& child : kids) {
-    m_work_queue.push(descriptor{b, child.terminal});
-    ++descriptors;
+    if (m_gen_child == 0) {
+      bt.remaining.assign(bt.pkts.size(), n);
+      bt.descriptors_left = n;
+    }
+    if (m_work_queue.size() >= m_params.work_queue_descriptors) return;  // dispatch wakes us
+    m_generating = true;
+    m_gen_free = after(m_params.descriptor_cycles);
+    action a;
+    a.kind = action_kind::generated;
+    a.batch = b;
+    a.child = kids[m_gen_child];
+    m_agenda.push(m_gen_free, a);
+    if (++m_gen_child == n) {
+      m_gen_child = 0;
+      m_gen_queue.pop();
+    }
   }
 }
 
-// Steps 6-7: one descriptor per dispatch_cycles.
+void bcast_unit::on_generated(const descriptor& d) {
+  m_generating = false;
+  m_work_queue.push(d);
+  ++descriptors;
+  if (m_work_queue.size() > work_queue_peak_descriptors.value)
+    work_queue_peak_descriptors.value = m_work_queue.size();
+}
+
+// Steps 6-7: one descriptor per dispatch_cycles, while the Send Packet Scheduler has room.
 void bcast_unit::dispatch() {
-  if (m_work_queue.empty() || sc_core::sc_time_stamp() < m_disp_free) return;
+  if (m_work_queue.empty() || sc_core::sc_time_stamp() < m_disp_free ||
+      m_sps.size() + m_dispatching >= m_params.send_queue_descriptors)
+    return;
   const descriptor d = m_work_queue.pop();
+  ++m_dispatching;
   m_disp_free = after(m_params.dispatch_cycles);
   action a;
   a.kind = action_kind::dispatched;
   a.batch = d.batch;
-  a.dst = d.dst;
+  a.child = d.child;
   m_agenda.push(m_disp_free, a);
 }
 
@@ -316,7 +370,8 @@ void bcast_unit::build() {
   const packet* src = m_batches[d.batch].pkts[m_sps_index];
   packet* p = m_pool.acquire();
   p->src = src->src;
-  p->dst = d.dst;
+  p->dst = d.child.dst;
+  p->unit_router = d.child.unit_router;
   p->kind = src->kind;
   p->vc = 0;
   p->size_bytes = src->size_bytes;
@@ -331,7 +386,7 @@ void bcast_unit::build() {
   p->injected = src->injected;  // latency stays end to end, from the root's NIC
   p->routers = src->routers;
   if (m_routing)
-    m_routing->init_state(m_terminal, d.dst,
+    m_routing->init_state(m_terminal, d.child.dst,
                           network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),
                           p->route);
   m_building = true;
@@ -353,12 +408,7 @@ void bcast_unit::inject() {
 
   // Step 10: the stored packet's memory goes when its last child has it.
   batch& bt = m_batches[m_sps.front().batch];
-  if (--bt.remaining[m_sps_index] == 0) {
-    packet* stored = bt.pkts[m_sps_index];
-    m_memory_used -= stored->size_bytes;
-    m_collectives[bt.collective].memory_bytes -= stored->size_bytes;
-    m_pool.release(stored);
-  }
+  if (--bt.remaining[m_sps_index] == 0) release_packet(bt, m_sps_index);
   if (++m_sps_index == bt.pkts.size()) {
     m_sps_index = 0;
     const uint32_t b = m_sps.pop().batch;
@@ -387,10 +437,13 @@ void bcast_unit::on_wakeup() {
         store(a.pkt);
         break;
       case action_kind::generated:
-        on_generated(a.batch);
+        on_generated(descriptor{a.batch, a.child});
         break;
       case action_kind::dispatched:
-        m_sps.push(descriptor{a.batch, a.dst});
+        --m_dispatching;
+        m_sps.push(descriptor{a.batch, a.child});
+        if (m_sps.size() > send_queue_peak_descriptors.value)
+          send_queue_peak_descriptors.value = m_sps.size();
         break;
       case action_kind::built:
         m_building = false;
@@ -416,7 +469,7 @@ void bcast_unit::on_wakeup() {
 
 bool bcast_unit::idle() const {
   if (m_in_flight || !m_ri.empty() || m_building || m_si_pkt || !m_gen_queue.empty() ||
-      !m_work_queue.empty() || !m_sps.empty() || m_memory_used)
+      m_generating || m_dispatching || !m_work_queue.empty() || !m_sps.empty() || m_memory_used)
     return false;
   for (const rx_queue& q : m_rx)
     if (!q.fifo.empty()) return false;
@@ -451,27 +504,48 @@ void bcast_unit::trace(const tlm_net::trace_window& window, const std::string& p
   m_trace = std::make_unique<trace_mirror>();
   m_trace->window = window;
   m_trace->out_credit_bytes = m_out_credits;
-  sc_core::sc_trace(window.file, m_trace->rx_packets, prefix + ".rx_queues.packets");
-  sc_core::sc_trace(window.file, m_trace->memory_bytes, prefix + ".working_memory.bytes");
-  sc_core::sc_trace(window.file, m_trace->work_queue, prefix + ".work_queue.descriptors");
-  sc_core::sc_trace(window.file, m_trace->out_credit_bytes, prefix + ".out.vc0.credit_bytes");
-  sc_core::sc_trace(window.file, m_trace->link_busy, prefix + ".out.busy");
-  sc_core::sc_trace(window.file, m_trace->packets_in, prefix + ".packets_in");
-  sc_core::sc_trace(window.file, m_trace->packets_out, prefix + ".packets_out");
+  trace_mirror& m = *m_trace;
+  sc_core::sc_trace_file* f = window.file;
+  sc_core::sc_trace(f, m.ri_packets, prefix + ".s1_ri.packets");
+  sc_core::sc_trace(f, m.ri_blocked, prefix + ".s1_ri.blocked");
+  sc_core::sc_trace(f, m.rx_packets, prefix + ".s2_rx_queues.packets");
+  sc_core::sc_trace(f, m.memory_stall, prefix + ".s2_scheduler.memory_stall");
+  sc_core::sc_trace(f, m.membership_entries, prefix + ".s3_membership.entries");
+  sc_core::sc_trace(f, m.memory_bytes, prefix + ".s4_working_memory.bytes");
+  sc_core::sc_trace(f, m.gen_batches, prefix + ".s5_descriptor_gen.batches");
+  sc_core::sc_trace(f, m.work_queue, prefix + ".s5_work_queue.descriptors");
+  sc_core::sc_trace(f, m.send_queue, prefix + ".s7_send_scheduler.descriptors");
+  sc_core::sc_trace(f, m.si_ready, prefix + ".s9_si.copy_waiting");
+  sc_core::sc_trace(f, m.link_busy, prefix + ".s9_si.busy");
+  sc_core::sc_trace(f, m.out_credit_bytes, prefix + ".s9_si.credit_bytes");
+  sc_core::sc_trace(f, m.packets_in, prefix + ".packets_in");
+  sc_core::sc_trace(f, m.packets_out, prefix + ".packets_out");
 }
 
 void bcast_unit::sample_trace() {
   const sc_time now = sc_core::sc_time_stamp();
   if (!m_trace->window.active(now)) return;
+  trace_mirror& m = *m_trace;
   uint32_t rx = 0;
-  for (const rx_queue& q : m_rx) rx += q.fifo.size();
-  m_trace->rx_packets = rx;
-  m_trace->memory_bytes = m_memory_used;
-  m_trace->work_queue = m_work_queue.size();
-  m_trace->out_credit_bytes = m_out_credits;
-  m_trace->link_busy = m_link_free > now;
-  m_trace->packets_in = packets_in.value;
-  m_trace->packets_out = packets_out.value;
+  bool stall = false;
+  for (const rx_queue& q : m_rx) {
+    rx += q.fifo.size();
+    stall |= q.stalled;
+  }
+  m.ri_packets = m_ri.size();
+  m.ri_blocked = m_ri_blocked;
+  m.rx_packets = rx;
+  m.memory_stall = stall;
+  m.membership_entries = static_cast<uint32_t>(m_table.size());
+  m.memory_bytes = m_memory_used;
+  m.gen_batches = m_gen_queue.size();
+  m.work_queue = m_work_queue.size();
+  m.send_queue = m_sps.size();
+  m.si_ready = m_si_pkt != nullptr;
+  m.out_credit_bytes = m_out_credits;
+  m.link_busy = m_link_free > now;
+  m.packets_in = packets_in.value;
+  m.packets_out = packets_out.value;
 }
 
 }  // namespace bcastsim::hw::ragasa

@@ -2,31 +2,36 @@
 // Working Memory and sends one copy per child of the collective back into the router.
 //
 // Code flow of one packet ("Workflow of Bcast Unit" in the Ragasa paper, steps 1-10):
-//   in.nb_transport_fw     head arrives; the packet owns input buffer space (the router spent
+//   in.nb_transport_fw     head arrives; the packet owns RI buffer space (the router spent
 //                          credits for it). The Receive Interface (RI) assembles it: ri_cycles
 //                          after the clock edge following its tail it leaves the RI, in arrival
-//                          order, for Rx-queue collective_id % rx_queues (step 1). A full
-//                          Rx-queue blocks the RI (head-of-line, hol_blocked_ps).
+//                          order, for Rx-queue collective_id % rx_queues (step 1), and its RI
+//                          buffer space goes back to the router as a credit. A full Rx-queue
+//                          blocks the RI (ri_blocked_ps), and so, through credits, the router.
 //   schedule()             Receive Packet Scheduler, one packet per scheduler_cycles,
 //                          round-robin over Rx-queues whose head can go (step 2): a Mini Packet
 //                          (control) always can if the Membership Table has its entry or room;
 //                          a data packet only if it fits in Working Memory, else it stays at
-//                          its queue's head (memory_stall_ps) and is retried when memory is
-//                          released. When it is stored the input credit goes back upstream.
+//                          its queue's head (memory_stall_ps; the packets queued behind it are
+//                          head-of-line blocked, rx_hol_blocked_ps) and is retried when memory
+//                          is released.
 //   MP parsed              its children (from the membership_source) enter the Membership
 //                          Table (step 3).
 //   data stored            Working Memory (step 4). The collective's open chunk closes into a
 //                          batch once descriptor_threshold_bytes are in, or its message is
 //                          complete, or a head data packet finds memory full (so memory held
 //                          by a partial chunk cannot deadlock the unit).
-//   generate()             descriptor generation, descriptor_cycles per batch: one descriptor
-//                          per child into the Work Queue (step 5); a batch whose collective has
-//                          no Membership entry yet waits for its Mini Packet.
-//   dispatch()             Dispatcher, dispatch_cycles per descriptor (steps 6-7).
+//   generate()             descriptor generation: one descriptor per child of the batch's
+//                          collective, descriptor_cycles each, into the Work Queue Element
+//                          while it has room (step 5); a batch whose collective has no
+//                          Membership entry yet waits for its Mini Packet.
+//   dispatch()             Dispatcher, dispatch_cycles per descriptor (connection set-up),
+//                          into the Send Packet Scheduler's queue while it has room (6-7).
 //   send()                 Send Packet Scheduler + Send Interface, send_cycles per packet: for
 //                          each stored packet of the descriptor's batch it builds a copy from
-//                          the pool (header copied, dst = child, VC 0) and injects it through
-//                          `out` when the link is free and credits cover it (step 9).
+//                          the pool (header copied, addressed to the child: a terminal, or the
+//                          unit of a neighbouring router; VC 0) and injects it through `out`
+//                          when the link is free and credits cover it (step 9).
 //   completion             a stored packet's memory is released when it has been sent to the
 //                          last child (step 10); a waiting head data packet may go then.
 //
@@ -60,22 +65,34 @@ struct bcast_unit_params {
   uint64_t working_memory_bytes = 65536;
   uint32_t membership_entries = 64;            // collectives the Membership Table holds
   uint64_t descriptor_threshold_bytes = 4096;  // bytes of a message before descriptors
+  uint32_t work_queue_descriptors = 16;        // Work Queue Element capacity
+  uint32_t send_queue_descriptors = 4;         // dispatched descriptors the SPS holds
   uint32_t ri_cycles = 4;                      // Receive Interface: flits -> packet
   uint32_t scheduler_cycles = 2;               // Receive Packet Scheduler, per packet
-  uint32_t descriptor_cycles = 2;              // descriptor generation, per batch
+  uint32_t descriptor_cycles = 2;              // descriptor generation, per descriptor
   uint32_t dispatch_cycles = 2;                // Dispatcher, per descriptor
   uint32_t send_cycles = 4;                    // Send Packet Scheduler + SI, per packet
   uint32_t packet_bytes = 512;                 // largest packet
-  uint32_t input_buffer_bytes = 16384;         // per VC: the router's credits toward `in`
+  uint32_t input_buffer_bytes = 16384;         // RI buffer per VC: the router's credits
   uint32_t output_buffer_bytes = 16384;        // the router's VC 0 buffer behind `out`
   uint32_t vcs = 3;
   uint64_t seed = 1;  // routing entropy of the copies, with the unit's terminal
 };
 
-// One child of a collective at this unit. For now the destination terminal; later a router
-// port may be added here.
+// One child of a collective at this unit: a terminal attached to the router, or the Bcast
+// Unit of a neighbouring router (unit_router), reached by routing toward `dst`, one of that
+// router's terminals.
 struct membership_child {
-  network::terminal_id terminal = network::invalid_id;
+  network::terminal_id dst = network::invalid_id;
+  network::router_id unit_router = network::invalid_id;
+};
+
+// Told when a Mini Packet has been parsed into the Membership Table (the management node
+// counts them to know when set-up is complete).
+class membership_listener {
+ public:
+  virtual ~membership_listener() = default;
+  virtual void on_membership(uint32_t collective_id) = 0;
 };
 
 // What the management node's Mini Packets carry, keyed by collective_id (see file comment).
@@ -106,6 +123,9 @@ class bcast_unit final : public sc_core::sc_module {
   ~bcast_unit() override;
   SC_HAS_PROCESS(bcast_unit);
 
+  void set_listener(membership_listener* l) { m_listener = l; }
+  const bcast_unit_params& params() const { return m_params; }
+
   tlm::tlm_sync_enum nb_transport_fw(uint32_t, tlm_net::packet& p, tlm::tlm_phase& ph,
                                      sc_core::sc_time& t);
   tlm::tlm_sync_enum nb_transport_bw(uint32_t, tlm_net::packet& p, tlm::tlm_phase& ph,
@@ -130,9 +150,13 @@ class bcast_unit final : public sc_core::sc_module {
   tlm_net::counter descriptors;
   tlm_net::counter bytes_replicated;
   tlm_net::counter rx_queue_peak_packets;      // high-water mark of one Rx-queue
+  tlm_net::counter membership_peak_entries;    // high-water mark of the Membership Table
   tlm_net::counter working_memory_peak_bytes;  // high-water mark
-  tlm_net::counter memory_stall_ps;            // head data packets waiting for memory
-  tlm_net::counter hol_blocked_ps;             // RI blocked by a full Rx-queue
+  tlm_net::counter work_queue_peak_descriptors;
+  tlm_net::counter send_queue_peak_descriptors;
+  tlm_net::counter memory_stall_ps;    // head data packets waiting for memory
+  tlm_net::counter rx_hol_blocked_ps;  // packets queued behind such a head
+  tlm_net::counter ri_blocked_ps;      // RI blocked by a full Rx-queue
   const tlm_net::stat_group& stats() const { return m_stats; }
 
  private:
@@ -150,13 +174,15 @@ class bcast_unit final : public sc_core::sc_module {
     uint8_t vc = 0;
     uint32_t bytes = 0;
     uint32_t batch = 0;
-    network::terminal_id dst = network::invalid_id;
+    membership_child child;
     tlm_net::packet* pkt = nullptr;
   };
   struct rx_queue {
     tlm_net::ring<tlm_net::packet*> fifo;
     bool stalled = false;  // head data packet waits for memory since stall_since
     sc_core::sc_time stall_since;
+    bool hol = false;  // and packets wait behind it since hol_since
+    sc_core::sc_time hol_since;
   };
   struct message_progress {
     network::terminal_id src;
@@ -179,7 +205,7 @@ class bcast_unit final : public sc_core::sc_module {
   };
   struct descriptor {
     uint32_t batch = 0;
-    network::terminal_id dst = network::invalid_id;
+    membership_child child;
   };
   struct trace_mirror;
 
@@ -191,7 +217,8 @@ class bcast_unit final : public sc_core::sc_module {
   void store(tlm_net::packet* p);
   void close_chunk(uint32_t collective);
   void generate();
-  void on_generated(uint32_t b);
+  void on_generated(const descriptor& d);
+  void release_packet(batch& bt, uint32_t k);
   void dispatch();
   void send();
   void build();
@@ -203,6 +230,7 @@ class bcast_unit final : public sc_core::sc_module {
   bcast_unit_params m_params;
   tlm_net::packet_pool& m_pool;
   const membership_source& m_source;
+  membership_listener* m_listener = nullptr;
   const network::routing_policy* m_routing;
   sc_core::sc_time m_period;
 
@@ -220,9 +248,12 @@ class bcast_unit final : public sc_core::sc_module {
   uint64_t m_memory_used = 0;
   std::vector<batch> m_batches;
   std::vector<uint32_t> m_free_batches;
-  tlm_net::ring<uint32_t> m_gen_queue;
+  tlm_net::ring<uint32_t> m_gen_queue;  // batches; the front one is being described
+  uint32_t m_gen_child = 0;             // its next child
+  bool m_generating = false;            // a descriptor is being generated
   sc_core::sc_time m_gen_free;
   tlm_net::ring<descriptor> m_work_queue;
+  uint32_t m_dispatching = 0;  // descriptors in the Dispatcher (room kept for them)
   sc_core::sc_time m_disp_free;
   tlm_net::ring<descriptor> m_sps;  // dispatched descriptors
   uint32_t m_sps_index = 0;         // next packet of the front descriptor's batch

@@ -1,5 +1,6 @@
 #include "hw/router/router.h"
 
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
@@ -20,13 +21,13 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
                const network::topology& topo, const network::routing_policy& routing,
                const router_params& params)
     : sc_core::sc_module(name),
-      in("in", topo.radix(id)),
-      out("out", topo.radix(id)),
+      in("in", topo.radix(id) + (params.bcast_unit_port ? 1 : 0)),
+      out("out", topo.radix(id) + (params.bcast_unit_port ? 1 : 0)),
       m_id(id),
       m_topo(topo),
       m_routing(routing),
       m_params(params),
-      m_radix(topo.radix(id)),
+      m_radix(topo.radix(id) + (params.bcast_unit_port ? 1 : 0)),
       m_vcs(params.vcs),
       m_agenda(m_wakeup) {
   m_period = sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5));
@@ -43,15 +44,30 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
     m_bw[port].bind_owner(this, port);
     in[port].bind(m_fw[port]);
     out[port].bind(m_bw[port]);
-    const network::port_info& info = topo.port(id, port);
-    m_inputs[port].cls = info.cls;
-    if (info.peer_kind == network::port_info::kind::unused) continue;
-    // Peers of a class share the buffer size of that class (terminal: the NIC's eject buffer).
-    const uint32_t cap = params.vc_buffer_bytes[static_cast<int>(info.cls)];
+    uint32_t cap = 0;  // credits toward the peer, per VC
+    if (port == topo.radix(id)) {
+      m_unit_port = port;
+      m_inputs[port].cls = network::link_class::terminal;
+      m_inputs[port].capacity_bytes = params.unit_in_vc_buffer_bytes;
+      cap = params.unit_credit_bytes;
+    } else {
+      const network::port_info& info = topo.port(id, port);
+      m_inputs[port].cls = info.cls;
+      // Peers of a class share the buffer size of that class (terminal: the NIC's eject
+      // buffer).
+      m_inputs[port].capacity_bytes = params.vc_buffer_bytes[static_cast<int>(info.cls)];
+      if (info.peer_kind == network::port_info::kind::unused) continue;
+      cap = params.vc_buffer_bytes[static_cast<int>(info.cls)];
+      if (info.peer_kind == network::port_info::kind::router)
+        m_neighbours.emplace_back(info.peer, port);
+    }
     m_outputs[port].capacity_bytes = cap;
     m_outputs[port].requests.reserve(m_radix);
     for (uint32_t vc = 0; vc < m_vcs; ++vc) credits(port, vc) = cap;
   }
+  // Stable: the first port to a neighbour stays first.
+  std::stable_sort(m_neighbours.begin(), m_neighbours.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
   m_requested_outputs.reserve(m_radix);
   m_stats.declare("packets", "packets", "packets switched", packets);
   m_stats.declare("wait_ps", "ps", "time from a packet being routed to its grant (input VC wait)",
@@ -78,8 +94,7 @@ tlm::tlm_sync_enum router::nb_transport_fw(uint32_t port, packet& p, tlm::tlm_ph
     return tlm::TLM_COMPLETED;
   }
   input_vc& q = ivc(port, p.vc);
-  const uint32_t cap = m_params.vc_buffer_bytes[static_cast<int>(m_inputs[port].cls)];
-  if (q.occupancy_bytes + p.size_bytes > cap) {
+  if (q.occupancy_bytes + p.size_bytes > m_inputs[port].capacity_bytes) {
     SC_REPORT_ERROR(name(), "credit protocol violated: input VC buffer overflow");
   }
   q.occupancy_bytes += p.size_bytes;
@@ -163,7 +178,7 @@ void router::on_wakeup() {
       case action_kind::arrive: {
         packet* p = a.pkt;
         ++p->routers;
-        const network::route_decision d = m_routing.route(m_id, p->dst, p->route, this);
+        const network::route_decision d = route(*p);
         p->next_port = static_cast<uint16_t>(d.port);
         p->next_vc = d.vc;
         p->hop_ready = now;
@@ -178,6 +193,34 @@ void router::on_wakeup() {
   allocate();
   m_agenda.arm();
   if (m_trace) sample_trace();
+}
+
+network::route_decision router::route(packet& p) {
+  if (p.unit_router == network::invalid_id) return m_routing.route(m_id, p.dst, p.route, this);
+  if (p.unit_router == m_id) {
+    if (m_unit_port == network::invalid_id) {
+      SC_REPORT_ERROR(name(), "a packet for a Bcast Unit arrived at a router without one");
+      return m_routing.route(m_id, p.dst, p.route, this);
+    }
+    return {m_unit_port, 0};  // ejection VC, as toward a terminal
+  }
+  // A copy fresh from its unit (or a Mini Packet fresh from its NIC) for a neighbour's
+  // unit: one hop on the direct link, VC 0 -- the first channel of every policy's order,
+  // followed only by the ejection into the unit, so the VC disciplines still hold.
+  if (p.route.local_hops == 0 && p.route.global_hops == 0) {
+    const auto it = std::lower_bound(m_neighbours.begin(), m_neighbours.end(), p.unit_router,
+                                     [](const std::pair<network::router_id, network::port_id>& n,
+                                        network::router_id r) { return n.first < r; });
+    if (it != m_neighbours.end() && it->first == p.unit_router) {
+      if (m_inputs[it->second].cls == network::link_class::global) {
+        ++p.route.global_hops;
+      } else {
+        ++p.route.local_hops;
+      }
+      return {it->second, 0};
+    }
+  }
+  return m_routing.route(m_id, p.dst, p.route, this);
 }
 
 void router::allocate() {
@@ -296,9 +339,9 @@ bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
       const input_vc& q = ivc(i, vc);
       if (q.occupancy_bytes == 0) continue;
       if (lines++ >= max_lines) return true;
-      os << "  " << name() << " input port " << i << " (" << network::to_string(m_inputs[i].cls)
-         << ") VC " << vc << ": " << q.fifo.size() << " packets routed, " << q.occupancy_bytes
-         << " bytes buffered";
+      os << "  " << name() << " input port " << i << " ("
+         << (i == m_unit_port ? "bcast unit" : network::to_string(m_inputs[i].cls)) << ") VC " << vc
+         << ": " << q.fifo.size() << " packets routed, " << q.occupancy_bytes << " bytes buffered";
       if (!q.fifo.empty()) {
         const packet* h = q.fifo.front();
         os << "; head " << *h << " waits for output port " << h->next_port << " VC "
@@ -319,8 +362,10 @@ void router::trace(const tlm_net::trace_window& window, const std::string& prefi
   m_trace->credits = m_credits;
   m_trace->busy.reset(new bool[m_radix]());
   for (uint32_t i = 0; i < m_radix; ++i) {
-    if (m_topo.port(m_id, i).peer_kind == network::port_info::kind::unused) continue;
-    const std::string port = prefix + ".port" + std::to_string(i);
+    if (i != m_unit_port && m_topo.port(m_id, i).peer_kind == network::port_info::kind::unused)
+      continue;
+    const std::string port =
+        prefix + (i == m_unit_port ? std::string(".unit_port") : ".port" + std::to_string(i));
     sc_core::sc_trace(window.file, m_trace->busy[i], port + ".out.busy");
     for (uint32_t vc = 0; vc < m_vcs; ++vc) {
       const std::string v = ".vc" + std::to_string(vc);

@@ -10,6 +10,10 @@
 //   allocate()              separable allocation: every free input picks one VC round-robin
 //                           among heads whose output is free and has credits for the whole
 //                           packet; every output grants one requesting input round-robin
+//   offload packets         (unit_router set) go to the attached Bcast Unit's port at their
+//                           unit's router; a packet fresh from its source whose unit sits
+//                           on a neighbour takes the direct link there (a tree edge);
+//                           otherwise the routing policy steers it toward p.dst
 //   out[o].nb_transport_fw  the link serialises it; its answer says when the output and the
 //                           input crossbar port free up; the input buffer's credit goes
 //                           upstream (in[i].nb_transport_bw) for that moment
@@ -26,6 +30,7 @@
 #include <iosfwd>
 #include <memory>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 namespace bcastsim::hw {
@@ -36,6 +41,11 @@ struct router_params {
   double clock_mhz = 1000.0;
   // Input VC buffer per link class (terminal, local, global), in bytes.
   std::array<uint32_t, network::num_link_classes> vc_buffer_bytes{16384, 16384, 32768};
+  // An attached Bcast Unit (Ragasa) on the extra port topology radix: packets whose
+  // unit_router is this router are switched to it, and its copies come in through it.
+  bool bcast_unit_port = false;
+  uint32_t unit_in_vc_buffer_bytes = 16384;  // input VC buffer for the unit's copies
+  uint32_t unit_credit_bytes = 16384;        // the unit's receive buffer per VC (credits)
 };
 
 class router final : public sc_core::sc_module, public network::port_occupancy_view {
@@ -49,7 +59,10 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   SC_HAS_PROCESS(router);
 
   network::router_id id() const { return m_id; }
+  // Ports: the topology's, then the Bcast Unit's if attached.
   uint32_t radix() const { return m_radix; }
+  // The port of the attached Bcast Unit; invalid_id without one.
+  network::port_id unit_port() const { return m_unit_port; }
 
   // Transport (called through the tagged adapters).
   tlm::tlm_sync_enum nb_transport_fw(uint32_t port, tlm_net::packet& p, tlm::tlm_phase& ph,
@@ -93,6 +106,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   };
   struct input_port {
     network::link_class cls = network::link_class::local;
+    uint32_t capacity_bytes = 0;  // per VC
     sc_core::sc_time busy_until;
     uint32_t rr = 0;        // next VC to favour
     uint32_t ready = 0;     // packets in the FIFOs
@@ -117,6 +131,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   struct trace_mirror;
 
   void on_wakeup();
+  network::route_decision route(tlm_net::packet& p);
   void allocate();
   void grant(uint32_t in_port, uint32_t vc, uint32_t out_port);
   sc_core::sc_time pipeline_done(const sc_core::sc_time& arrival) const;
@@ -137,6 +152,9 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   const network::routing_policy& m_routing;
   router_params m_params;
   uint32_t m_radix;
+  network::port_id m_unit_port = network::invalid_id;
+  // First port to each neighbouring router, sorted by router: offload tree edges.
+  std::vector<std::pair<network::router_id, network::port_id>> m_neighbours;
   uint32_t m_vcs;
   sc_core::sc_time m_period;
   sc_core::sc_time m_pipeline;

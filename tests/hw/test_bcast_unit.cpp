@@ -55,7 +55,7 @@ BOOST_AUTO_TEST_CASE(bcast_unit_mini_packet_fills_membership_table) {
     before = self.unit.children(3) == nullptr;
     wait_until(16001);
     if (const auto* kids = self.unit.children(3))
-      for (const auto& c : *kids) after.push_back(c.terminal);
+      for (const auto& c : *kids) after.push_back(c.dst);
   };
   sc_core::sc_start();
 
@@ -65,11 +65,11 @@ BOOST_AUTO_TEST_CASE(bcast_unit_mini_packet_fills_membership_table) {
   BOOST_TEST_REQUIRE(b.unit.children(8) != nullptr);
   BOOST_TEST(b.unit.children(8)->empty());
   BOOST_TEST(b.unit.mini_packets.value == 2u);
-  // Each packet's input buffer space goes back when the scheduler has stored it.
+  // Each packet's RI buffer space goes back when it leaves the RI for its Rx-queue.
   BOOST_TEST_REQUIRE(b.source.credits.size() == 3u);
-  BOOST_TEST(b.source.credits[0].at_ps == 16000u);
-  BOOST_TEST(b.source.credits[1].at_ps == 18000u);
-  BOOST_TEST(b.source.credits[2].at_ps == 26000u);
+  BOOST_TEST(b.source.credits[0].at_ps == 14000u);
+  BOOST_TEST(b.source.credits[1].at_ps == 15000u);
+  BOOST_TEST(b.source.credits[2].at_ps == 24000u);
   BOOST_TEST(b.source.credits[2].bytes == 512u);
   // A collective without children: its data is stored and released, nothing is sent.
   BOOST_TEST(b.sink.got.empty());
@@ -151,11 +151,11 @@ BOOST_AUTO_TEST_CASE(bcast_unit_data_waits_for_working_memory) {
   sc_core::sc_start();
 
   // Packets 0 and 1 fill the memory (stored 16000, 18000). Packet 2 is in its Rx-queue by
-  // 16000 and waits from 18000 until packet 0 is sent to the only child at 24000; it is
-  // stored at 26000 and its credit goes back then.
+  // 16000 (its RI credit goes back then) and waits from 18000 until packet 0 is sent to
+  // the only child at 24000; it is stored at 26000.
   BOOST_TEST(queued == (std::vector<uint32_t>{1, 0}), boost::test_tools::per_element());
   BOOST_TEST_REQUIRE(b.source.credits.size() == 4u);
-  const uint64_t credit[] = {7000, 16000, 18000, 26000};
+  const uint64_t credit[] = {5000, 14000, 15000, 16000};
   for (size_t i = 0; i < 4; ++i) BOOST_TEST(b.source.credits[i].at_ps == credit[i]);
   BOOST_TEST(b.unit.memory_stall_ps.value == 6000u);
   BOOST_TEST(b.unit.working_memory_peak_bytes.value == 1024u);
@@ -224,6 +224,6 @@ BOOST_AUTO_TEST_CASE(bcast_unit_one_packet_of_memory_drains) {
   BOOST_TEST(b.unit.working_memory_peak_bytes.value == 512u);
   BOOST_TEST(b.unit.rx_queue_peak_packets.value == 2u);
   BOOST_TEST(b.unit.memory_stall_ps.value > 0u);
-  BOOST_TEST(b.unit.hol_blocked_ps.value > 0u);
+  BOOST_TEST(b.unit.ri_blocked_ps.value > 0u);
   check_drained(b);
 }
