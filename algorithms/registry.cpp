@@ -63,10 +63,30 @@ std::vector<algorithm_info> build_registry() {
                    return mpich_auto_bcast(req.num_ranks, req.root, req.bytes);
                  },
                  delivery::at_least_once});
+  all.push_back({"ragasa",
+                 {},
+                 "Ragasa in-router broadcast offload: the root hands the buffer once to its "
+                 "router's Bcast Unit, which replicate it along the contention-free tree (Ma et "
+                 "al.); needs a grouped topology and routers with Bcast Units",
+                 [](const collective_request& req) {
+                   return ragasa_bcast(req.num_ranks, req.root, req.bytes);
+                 },
+                 delivery::exactly_once});
   return all;
 }
 
 }  // namespace
+
+schedule ragasa_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes) {
+  schedule s(num_ranks);
+  s.root = root;
+  s.bytes = bytes;
+  for (uint32_t rank = 0; rank < num_ranks; ++rank) {
+    s.ranks[rank].then(rank == root ? make_offload_bcast(root, 0, bytes, 0)
+                                    : make_recv(root, 0, bytes, 0));
+  }
+  return s;
+}
 
 const std::vector<algorithm_info>& algorithms() {
   // Function-local static: built once, thread-safe, no static-initialisation-order issues.

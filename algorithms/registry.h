@@ -41,4 +41,10 @@ const algorithm_info& find_algorithm(const std::string& name);
 // rank + mask when r + mask < p. Registered as "binomial", alias "tree".
 schedule binomial_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes);
 
+// Ragasa in-router broadcast offload: the root's program is one offload_bcast of the whole
+// buffer (tag 0); every other rank's is one recv of it from the root. The routers' Bcast
+// Units replicate it along make_ragasa_tree (algorithms/ragasa_tree.h). Registered as
+// "ragasa".
+schedule ragasa_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes);
+
 }  // namespace bcastsim::algorithms

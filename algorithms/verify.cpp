@@ -1,6 +1,8 @@
 // Abstract, time-free execution of a schedule. Every op is a node of a per-rank dependency
 // graph; a worklist releases ops as their deps complete. Sends are eager (complete at once
-// and queue a message); a recv completes when its channel (src, dst, tag) holds a message.
+// and queue a message); an offload_bcast is a send to every other rank at once (one message
+// on each channel (rank, r, tag), in the same step); a recv completes when its channel
+// (src, dst, tag) holds a message.
 // Ready recvs on one channel match messages in the order they became ready; the worklist
 // is FIFO and releases ops in index order, so the result is deterministic.
 #include "algorithms/verify.h"
@@ -47,6 +49,7 @@ std::string describe(const op& o) {
   os << to_string(o.kind);
   if (o.kind == op_kind::send) os << " to " << o.peer << " tag " << o.tag;
   if (o.kind == op_kind::recv) os << " from " << o.peer << " tag " << o.tag;
+  if (o.kind == op_kind::offload_bcast) os << " by " << o.peer << " tag " << o.tag;
   return os.str();
 }
 
@@ -117,6 +120,7 @@ class simulator {
   void release(uint32_t rank, uint32_t index);
   void complete(uint32_t rank, uint32_t index, uint32_t depth);
   void match(const channel_key& key, channel& c);
+  void post_message(uint32_t rank, uint32_t index, uint32_t dst, uint32_t depth);
   uint32_t deps_depth(uint32_t rank, const op& o) const;
 
   const schedule& m_s;
@@ -158,6 +162,11 @@ bool simulator::validate() {
         m_errors.add("rank " + std::to_string(rank) + " op " + std::to_string(i) + " (" +
                      describe(o) + "): peer is not below num_ranks " +
                      std::to_string(m_s.num_ranks));
+      }
+      if (o.kind == op_kind::offload_bcast && o.peer != rank) {
+        m_errors.add("rank " + std::to_string(rank) + " op " + std::to_string(i) + " (" +
+                     describe(o) + "): an offload_bcast's peer must be its own rank " +
+                     std::to_string(rank));
       }
       // Requiring deps to precede the op rules out cycles within a rank.
       for (uint32_t d : o.deps) {
@@ -232,12 +241,16 @@ void simulator::release(uint32_t rank, uint32_t index) {
       // A send occupies the step after its deps, so a rank's successive sends are
       // successive steps (binomial on p ranks then takes ceil(log2 p) of them).
       complete(rank, index, depth + 1);
-      const channel_key key{rank, o.peer, o.tag};
-      channel& c = m_channels[key];
-      c.messages.items.push_back({o.offset, o.bytes, index, depth + 1});
-      match(key, c);
+      post_message(rank, index, o.peer, depth + 1);
       break;
     }
+    case op_kind::offload_bcast:
+      // The network replicates the data: one step, like a send, to every other rank.
+      complete(rank, index, depth + 1);
+      for (uint32_t dst = 0; dst < m_s.num_ranks; ++dst) {
+        if (dst != rank) post_message(rank, index, dst, depth + 1);
+      }
+      break;
     case op_kind::recv: {
       const channel_key key{o.peer, rank, o.tag};
       channel& c = m_channels[key];
@@ -246,6 +259,15 @@ void simulator::release(uint32_t rank, uint32_t index) {
       break;
     }
   }
+}
+
+// Queues the message of send or offload op `index` of `rank` on channel (rank, dst, tag).
+void simulator::post_message(uint32_t rank, uint32_t index, uint32_t dst, uint32_t depth) {
+  const op& o = m_s.ranks[rank].ops[index];
+  const channel_key key{rank, dst, o.tag};
+  channel& c = m_channels[key];
+  c.messages.items.push_back({o.offset, o.bytes, index, depth});
+  match(key, c);
 }
 
 void simulator::complete(uint32_t rank, uint32_t index, uint32_t depth) {

@@ -1,7 +1,8 @@
 // Checks a Schedule without SystemC: sends and receives match (by source, destination and
-// tag, in order, with equal offset and size); the dependency graph completes (no deadlock
-// under MPI matching with eager sends); no rank receives bytes outside the buffer; and the
-// algorithm's delivery contract holds:
+// tag, in order, with equal offset and size; an offload_bcast is one message to every other
+// rank, matched as a send to each, and its peer must be its own rank); the dependency graph
+// completes (no deadlock under MPI matching with eager sends); no rank receives bytes
+// outside the buffer; and the algorithm's delivery contract holds:
 //   exactly_once   every non-root rank receives every byte of the buffer exactly once and
 //                  the root receives none;
 //   at_least_once  every non-root rank's received ranges cover the whole buffer; bytes may
@@ -21,9 +22,9 @@ enum class delivery : uint8_t { exactly_once, at_least_once };
 struct verify_result {
   bool ok = true;
   std::vector<std::string> errors;  // first few problems, human-readable, naming ranks/ops
-  uint64_t messages = 0;            // matched send/recv pairs
-  // Longest chain of dependent message steps: a send is one step after its deps, a recv
-  // completes in its send's step (or after its own deps), compute adds no step.
+  uint64_t messages = 0;            // matched send/recv pairs (an offload: one per recv)
+  // Longest chain of dependent message steps: a send or offload_bcast is one step after its
+  // deps, a recv completes in its send's step (or after its own deps), compute adds no step.
   uint32_t rounds = 0;
 };
 

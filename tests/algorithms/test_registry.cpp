@@ -59,7 +59,7 @@ BOOST_AUTO_TEST_CASE(registry_unknown_name_throws_listing_allowed) {
 }
 
 BOOST_AUTO_TEST_CASE(registry_delivery_contracts) {
-  for (const char* name : {"binomial", "glf", "llf", "forest"}) {
+  for (const char* name : {"binomial", "glf", "llf", "forest", "ragasa"}) {
     BOOST_TEST_CONTEXT(name) {
       BOOST_TEST((find_algorithm(name).contract == delivery::exactly_once));
     }
@@ -93,4 +93,38 @@ BOOST_AUTO_TEST_CASE(registry_mpich_algorithms_meet_their_contract) {
   req.num_ranks = 72;  // not a power of two
   BOOST_CHECK_THROW(find_algorithm("scatter-rd-allgather").make(req), std::invalid_argument);
   BOOST_TEST(verify_broadcast(find_algorithm("mpich-auto").make(req), delivery::at_least_once).ok);
+}
+
+BOOST_AUTO_TEST_CASE(registry_ragasa_is_one_offload_and_one_recv_per_rank) {
+  const algorithm_info& info = find_algorithm("ragasa");
+  BOOST_TEST(info.name == "ragasa");
+  BOOST_TEST(info.description.find("Bcast Unit") != std::string::npos);
+  collective_request req;
+  req.num_ranks = 72;
+  req.root = 9;
+  req.bytes = 16384;
+  const schedule s = info.make(req);
+  BOOST_TEST(s.num_ranks == 72u);
+  BOOST_TEST(s.root == 9u);
+  BOOST_TEST(s.bytes == 16384u);
+  BOOST_TEST(s.total_ops() == 72u);
+  for (uint32_t rank = 0; rank < s.num_ranks; ++rank) {
+    BOOST_TEST_CONTEXT("rank " << rank) {
+      BOOST_TEST_REQUIRE(s.ranks[rank].ops.size() == 1u);
+      const op& o = s.ranks[rank].ops[0];
+      BOOST_TEST((o.kind == (rank == 9 ? op_kind::offload_bcast : op_kind::recv)));
+      BOOST_TEST(o.peer == 9u);
+      BOOST_TEST(o.offset == 0u);
+      BOOST_TEST(o.bytes == 16384u);
+      BOOST_TEST(o.tag == 0u);
+      BOOST_TEST(o.deps.empty());
+    }
+  }
+  const verify_result v = verify_broadcast(s, info.contract);
+  for (const std::string& e : v.errors) BOOST_TEST_MESSAGE(e);
+  BOOST_TEST(v.ok);
+  BOOST_TEST(v.messages == 71u);
+  BOOST_TEST(v.rounds == 1u);
+  BOOST_TEST(s.total_ops() == ragasa_bcast(72, 9, 16384).total_ops());
+  BOOST_TEST(verify_broadcast(ragasa_bcast(1, 0, 8)).ok);  // a one-rank job
 }

@@ -314,3 +314,60 @@ BOOST_AUTO_TEST_CASE(verify_at_least_once_still_reports_deadlock_and_mismatch) {
                        "expects offset 0 bytes 50 but matched rank 0 op 0 sending offset 0 "
                        "bytes 100"));
 }
+
+BOOST_AUTO_TEST_CASE(verify_accepts_offload_bcast) {
+  // One offload reaches every other rank in one step, matched as a send to each.
+  const schedule s = ragasa_bcast(5, 2, 100);
+  verify_result v = verify_broadcast(s);
+  log_errors(v);
+  BOOST_TEST(v.ok);
+  BOOST_TEST(v.messages == 4u);
+  BOOST_TEST(v.rounds == 1u);
+
+  // Two halves with distinct tags, the second offload after the first: two steps; a rank's
+  // recvs match each offload's message on its own channel.
+  schedule halves(3);
+  halves.bytes = 100;
+  halves.ranks[0].then(make_offload_bcast(0, 0, 50, 1));
+  halves.ranks[0].then(make_offload_bcast(0, 50, 50, 2));
+  for (uint32_t r = 1; r < 3; ++r) {
+    halves.ranks[r].add(make_recv(0, 50, 50, 2), {});
+    halves.ranks[r].add(make_recv(0, 0, 50, 1), {});
+  }
+  v = verify_broadcast(halves);
+  log_errors(v);
+  BOOST_TEST(v.ok);
+  BOOST_TEST(v.messages == 4u);
+  BOOST_TEST(v.rounds == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(verify_reports_offload_bcast_without_recv) {
+  schedule s = ragasa_bcast(4, 0, 64);
+  s.ranks[3].ops.clear();
+  const verify_result v = verify_broadcast(s);
+  log_errors(v);
+  BOOST_TEST(!v.ok);
+  BOOST_TEST(v.messages == 2u);
+  BOOST_TEST(has_error(v, "unreceived message: rank 0 op 0 sends [0, 64) to rank 3 tag 0"));
+  BOOST_TEST(has_error(v, "rank 3 never receives bytes [0, 64)"));
+}
+
+BOOST_AUTO_TEST_CASE(verify_reports_offload_bcast_with_wrong_peer) {
+  schedule s = two_ranks(10);
+  s.ranks[0].then(make_offload_bcast(1, 0, 10));
+  s.ranks[1].then(make_recv(0, 0, 10));
+  verify_result v = verify_broadcast(s);
+  log_errors(v);
+  BOOST_TEST(!v.ok);
+  BOOST_TEST(has_error(v,
+                       "rank 0 op 0 (offload_bcast by 1 tag 0): an offload_bcast's peer must be "
+                       "its own rank 0"));
+
+  s = two_ranks(10);
+  s.ranks[0].then(make_offload_bcast(7, 0, 10));
+  s.ranks[1].then(make_recv(0, 0, 10));
+  v = verify_broadcast(s);
+  log_errors(v);
+  BOOST_TEST(!v.ok);
+  BOOST_TEST(has_error(v, "rank 0 op 0 (offload_bcast by 7 tag 0): peer is not below num_ranks"));
+}
