@@ -119,4 +119,15 @@ ragasa_tree make_ragasa_tree(const network::topology& topo, const network::place
   return t;
 }
 
+network::link_class link_class_between(const network::topology& topo, router_id from,
+                                       router_id to) {
+  for (network::port_id p = 0; p < topo.radix(from); ++p) {
+    const network::port_info& info = topo.port(from, p);
+    if (info.peer_kind == network::port_info::kind::router && info.peer == to) return info.cls;
+  }
+  throw std::invalid_argument("ragasa tree: routers " + std::to_string(from) + " and " +
+                              std::to_string(to) + " of " + topo.describe() +
+                              " are not neighbours");
+}
+
 }  // namespace bcastsim::algorithms

@@ -58,4 +58,10 @@ struct ragasa_tree {
 ragasa_tree make_ragasa_tree(const network::topology& topo, const network::placement& place,
                              uint32_t root_rank);
 
+// The class (local or global) of the physical link from router `from` to its neighbour `to`
+// (the first port of `from` whose peer is `to`): the class of a router-to-router tree edge.
+// Throws std::invalid_argument when the two routers are not neighbours.
+network::link_class link_class_between(const network::topology& topo, network::router_id from,
+                                       network::router_id to);
+
 }  // namespace bcastsim::algorithms

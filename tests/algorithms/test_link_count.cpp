@@ -10,7 +10,9 @@
 // P(1 local) gives "- 2" (sum 2(p - 1) + 2hp + (2h + 1)(a - 1)p = p(1 + a + 2ha) - 2). The
 // exact tests below confirm "- 2". TREE on n ranks sends n - 1 messages between uniformly
 // placed distinct terminals: E(total) = (n - 1) E(per message).
+// An offload_bcast counts the edges of its Ragasa tree (algorithms/ragasa_tree.h) instead.
 #include "algorithms/link_count.h"
+#include "algorithms/ragasa_tree.h"
 #include "algorithms/registry.h"
 #include "algorithms/topology_aware.h"
 #include "network/dragonfly.h"
@@ -51,6 +53,27 @@ schedule renamed(const schedule& s, const std::vector<uint32_t>& perm) {
     for (op& o : out.ranks[perm[r]].ops) o.peer = perm[o.peer];
   }
   return out;
+}
+
+// The tree's edges by class, counted without link_count: an injection, terminal children,
+// and router children across groups (global) or within one (local).
+link_counts tree_edges(const network::topology& topo, const network::placement& place,
+                       uint32_t root) {
+  const ragasa_tree t = make_ragasa_tree(topo, place, root);
+  link_counts c;
+  c.terminal = 1;
+  for (network::router_id r = 0; r < topo.num_routers(); ++r) {
+    for (const bcast_child& child : t.children[r]) {
+      if (child.kind == child_kind::terminal) {
+        ++c.terminal;
+      } else if (topo.group_of(r) != topo.group_of(child.id)) {
+        ++c.global;
+      } else {
+        ++c.local;
+      }
+    }
+  }
+  return c;
 }
 
 }  // namespace
@@ -160,6 +183,74 @@ BOOST_AUTO_TEST_CASE(link_count_16k_network_matches_paper) {
         BOOST_TEST(c.global <= 128u);
         BOOST_TEST(c.local <= 2191u);
         BOOST_TEST(c.terminal == tree.terminal);
+      }
+    }
+  }
+}
+
+// The hand-checked tree of test_ragasa_tree (g=3 a=2 p=1 h=1 absolute, root 0): edges
+// 0 -> 2 and 1 -> 4 global, 0 -> 1, 2 -> 3 and 4 -> 5 local, five terminal children.
+BOOST_AUTO_TEST_CASE(link_count_offload_bcast_counts_ragasa_tree_edges) {
+  const auto df = make_dragonfly(3, 2, 1, 1);
+  const auto all = make_placement(df, network::placement_kind::all, 0);
+  link_counts c = count_minimal_links(ragasa_bcast(6, 0, 64), df, all);
+  BOOST_TEST(c.terminal == 6u);  // injection + 5 deliveries
+  BOOST_TEST(c.local == 3u);
+  BOOST_TEST(c.global == 2u);
+  // Only the offload counts (recvs carry nothing); a send beside it adds its own route.
+  schedule s = ragasa_bcast(6, 0, 64);
+  s.ranks[1].then(make_send(0, 0, 1));  // r1 -> r0: one local link
+  c = count_minimal_links(s, df, all);
+  BOOST_TEST(c.terminal == 8u);
+  BOOST_TEST(c.local == 4u);
+  BOOST_TEST(c.global == 2u);
+}
+
+// Df(p=2, a=4, h=2), g = 9, 72 terminals: every root's tree crosses g - 1 = 8 global links
+// and 72 terminal links (71 deliveries, 1 injection); local links as the tree's own edges.
+BOOST_AUTO_TEST_CASE(link_count_offload_bcast_full_dragonfly) {
+  for (const auto arr :
+       {network::global_arrangement::absolute, network::global_arrangement::relative}) {
+    const auto df = make_dragonfly(9, 4, 2, 2, arr);
+    const auto all = make_placement(df, network::placement_kind::all, 0);
+    BOOST_TEST_REQUIRE(all.num_ranks() == 72u);
+    for (uint32_t root = 0; root < 72; ++root) {
+      BOOST_TEST_CONTEXT(df.describe() << " root " << root) {
+        const link_counts c = count_minimal_links(ragasa_bcast(72, root, 1024), df, all);
+        const link_counts want = tree_edges(df, all, root);
+        BOOST_TEST(c.global == 8u);
+        BOOST_TEST(c.terminal == 72u);
+        BOOST_TEST(c.local == want.local);
+        BOOST_TEST(c.global == want.global);
+        BOOST_TEST(c.terminal == want.terminal);
+        // 3 routers per other group fed from its entry, 0 to 3 root-group gateways.
+        BOOST_TEST(c.local >= 24u);
+        BOOST_TEST(c.local <= 27u);
+      }
+    }
+  }
+}
+
+// Partial placements of several shapes: the counts are the tree's edges by class.
+BOOST_AUTO_TEST_CASE(link_count_offload_bcast_equals_tree_edges) {
+  for (const auto arr :
+       {network::global_arrangement::absolute, network::global_arrangement::relative}) {
+    for (const auto& df : {make_dragonfly(9, 4, 2, 2, arr), make_dragonfly(5, 4, 2, 2, arr)}) {
+      for (const uint32_t ranks : {1u, 2u, 7u, 23u}) {
+        for (const uint64_t seed : {1u, 5u}) {
+          const auto place = make_placement(df, network::placement_kind::random, ranks, 0, seed);
+          for (const uint32_t root : {0u, ranks - 1}) {
+            BOOST_TEST_CONTEXT(df.describe()
+                               << " ranks " << ranks << " seed " << seed << " root " << root) {
+              const link_counts c = count_minimal_links(ragasa_bcast(ranks, root, 1), df, place);
+              const link_counts want = tree_edges(df, place, root);
+              BOOST_TEST(c.terminal == uint64_t{ranks});
+              BOOST_TEST(c.terminal == want.terminal);
+              BOOST_TEST(c.local == want.local);
+              BOOST_TEST(c.global == want.global);
+            }
+          }
+        }
       }
     }
   }
