@@ -1,8 +1,10 @@
 // Code flow: make_scenario -> make_plan (as run) -> link_model executes the schedule as a
 // discrete-event loop in link units; each send walks its route once (walk_route) for its
-// duration and its link counts -> analyze.json.
+// duration and its link counts, each offload_bcast walks its Ragasa tree once
+// (make_ragasa_tree) -> analyze.json.
 #include "tb/analyze.h"
 
+#include "algorithms/ragasa_tree.h"
 #include "tb/plan.h"
 #include "tb/simulation.h"
 
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <queue>
+#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
@@ -30,14 +33,14 @@ class idle_network final : public network::port_occupancy_view {
 struct totals {
   std::array<uint64_t, network::num_link_classes> messages{};
   std::array<uint64_t, network::num_link_classes> packets{};
-  uint64_t routers = 0;  // summed over messages
-  uint64_t sends = 0;
+  uint64_t routers = 0;     // summed over delivered messages
+  uint64_t deliveries = 0;  // messages delivered: one per send, one per offload receiver
   uint64_t makespan = 0;
 };
 
 // The schedule executed in link units (see analyze.h). Events at one time are handled
-// completions first, then sender dispatch, so a free sender picks among every send ready at
-// that time the one first in program order.
+// completions and offload deliveries first, then sender dispatch, so a free sender picks
+// among every send (or offload_bcast) ready at that time the one first in program order.
 class link_model {
  public:
   link_model(const plan& p, uint32_t packet_bytes, uint64_t seed)
@@ -56,6 +59,9 @@ class link_model {
       m_events.pop();
       if (e.kind == event_kind::dispatch) {
         dispatch(e.rank, e.time);
+      } else if (e.kind == event_kind::deliver) {
+        const op& o = ops(e.from)[e.index];
+        deliver(e.from, e.rank, o.tag, e.time);
       } else {
         complete(e.rank, e.index, e.time);
         ++completed;
@@ -69,13 +75,16 @@ class link_model {
   }
 
  private:
-  enum class event_kind : uint8_t { complete = 0, dispatch = 1 };
+  // deliver: an offload_bcast's message reaches one receiver (rank), from op `index` of
+  // rank `from`.
+  enum class event_kind : uint8_t { complete = 0, deliver = 1, dispatch = 2 };
   struct event {
     uint64_t time;
     event_kind kind;
     uint64_t seq;  // insertion order: ties resolve deterministically
     uint32_t rank;
-    uint32_t index;  // op index in the rank's program
+    uint32_t index;  // op index in the rank's program (deliver: in the sender's)
+    uint32_t from;   // deliver only: the offloading rank
     bool operator>(const event& o) const {
       if (time != o.time) return time > o.time;
       if (kind != o.kind) return kind > o.kind;
@@ -138,14 +147,14 @@ class link_model {
     m_ranks.resize(ranks.size());
   }
 
-  void push(uint64_t time, event_kind kind, uint32_t rank, uint32_t index) {
-    m_events.push(event{time, kind, m_seq++, rank, index});
+  void push(uint64_t time, event_kind kind, uint32_t rank, uint32_t index, uint32_t from = 0) {
+    m_events.push(event{time, kind, m_seq++, rank, index, from});
   }
 
   // Every dep of the op is done at time t.
   void release(uint32_t rank, uint32_t index, uint64_t t) {
     const op& o = ops(rank)[index];
-    if (o.kind == op_kind::send) {
+    if (o.kind == op_kind::send || o.kind == op_kind::offload_bcast) {
       m_ranks[rank].ready_sends.push(index);
       push(t, event_kind::dispatch, rank, 0);
     } else if (o.kind == op_kind::recv) {
@@ -168,6 +177,10 @@ class link_model {
     rs.ready_sends.pop();
     rs.sending = true;
     const op& o = ops(rank)[index];
+    if (o.kind == op_kind::offload_bcast) {
+      offload(rank, index, t);
+      return;
+    }
     const network::terminal_id src = m_p.place->terminal_of(rank);
     const route_walk w = walk_route(*m_p.routing, src, m_p.place->terminal_of(o.peer),
                                     network::packet_entropy(m_seed, src, rs.packets_injected));
@@ -178,8 +191,67 @@ class link_model {
       m_totals.packets[k] += w.links[k] * packets;
     }
     m_totals.routers += w.routers;
-    ++m_totals.sends;
+    ++m_totals.deliveries;
     push(t + w.total_links(), event_kind::complete, rank, index);
+  }
+
+  // Starts offload_bcast `index` of `rank` at t: the root's terminal injects the data once,
+  // the routers replicate it along the Ragasa tree, each edge carrying it once. A receiver
+  // has it after the links of its tree path; the sender is busy until the last delivery.
+  void offload(uint32_t rank, uint32_t index, uint64_t t) {
+    rank_state& rs = m_ranks[rank];
+    const op& o = ops(rank)[index];
+    algorithms::ragasa_tree tree;
+    try {
+      tree = algorithms::make_ragasa_tree(*m_p.topo, *m_p.place, rank);
+    } catch (const std::invalid_argument& e) {
+      throw simulation_failure(std::string("analyze: offload_bcast: ") + e.what());
+    }
+    const uint64_t packets = o.bytes == 0 ? 1 : (o.bytes + m_packet_bytes - 1) / m_packet_bytes;
+    rs.packets_injected += packets;
+    auto add_edge = [&](network::link_class cls) {
+      m_totals.messages[static_cast<int>(cls)] += 1;
+      m_totals.packets[static_cast<int>(cls)] += packets;
+    };
+    add_edge(network::link_class::terminal);  // injection
+    uint64_t last = t + 1;
+    // Depth-first from the root router: (router, links from the root's terminal, routers).
+    struct visit {
+      network::router_id router;
+      uint32_t links;
+      uint32_t routers;
+    };
+    std::vector<visit> stack{{tree.root_router, 1, 1}};
+    while (!stack.empty()) {
+      const visit v = stack.back();
+      stack.pop_back();
+      for (const algorithms::bcast_child& c : tree.children[v.router]) {
+        if (c.kind == algorithms::child_kind::router) {
+          add_edge(algorithms::link_class_between(*m_p.topo, v.router, c.id));
+          stack.push_back({c.id, v.links + 1, v.routers + 1});
+          continue;
+        }
+        add_edge(network::link_class::terminal);  // ejection
+        const uint32_t dst = m_p.place->rank_of(c.id);
+        const uint64_t at = t + v.links + 1;
+        m_totals.routers += v.routers;
+        ++m_totals.deliveries;
+        last = std::max(last, at);
+        push(at, event_kind::deliver, dst, index, rank);
+      }
+    }
+    push(last, event_kind::complete, rank, index);
+  }
+
+  // A message from `src` with `tag` is available to `dst` at t: it completes the first
+  // waiting recv of the channel, or waits for one.
+  void deliver(uint32_t src, uint32_t dst, uint32_t tag, uint64_t t) {
+    channel& c = chan(src, dst, tag);
+    if (c.head < c.waiting_recvs.size()) {
+      push(t, event_kind::complete, dst, c.waiting_recvs[c.head++]);
+    } else {
+      ++c.unmatched_messages;
+    }
   }
 
   void complete(uint32_t rank, uint32_t index, uint64_t t) {
@@ -188,12 +260,11 @@ class link_model {
       // Delivered: the sender is free, the message is available to its receiver.
       m_ranks[rank].sending = false;
       push(t, event_kind::dispatch, rank, 0);
-      channel& c = chan(rank, o.peer, o.tag);
-      if (c.head < c.waiting_recvs.size()) {
-        push(t, event_kind::complete, o.peer, c.waiting_recvs[c.head++]);
-      } else {
-        ++c.unmatched_messages;
-      }
+      deliver(rank, o.peer, o.tag, t);
+    } else if (o.kind == op_kind::offload_bcast) {
+      // Every receiver has it (deliver events): the sender is free.
+      m_ranks[rank].sending = false;
+      push(t, event_kind::dispatch, rank, 0);
     } else if (o.kind == op_kind::recv) {
       m_totals.makespan = std::max(m_totals.makespan, t);
     }
@@ -273,7 +344,8 @@ nlohmann::json analyze_scenario(const config& cfg) {
     r["traversals"][network::to_string(static_cast<network::link_class>(k))] = {
         {"packets", t.packets[k]}, {"messages", t.messages[k]}};
   }
-  r["hops_avg"] = t.sends ? static_cast<double>(t.routers) / static_cast<double>(t.sends) : 0.0;
+  r["hops_avg"] =
+      t.deliveries ? static_cast<double>(t.routers) / static_cast<double>(t.deliveries) : 0.0;
   r["perf"] = {
       {"wall_s",
        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count()}};

@@ -7,12 +7,19 @@
 //     terminal: two terminals on one router = 2, through two routers = 3);
 //   - a sender performs one send at a time and waits for delivery before its next op
 //     (blocking), so the message is available to the receiver when the send ends;
+//   - an offload_bcast occupies the sender like a send; it follows the rank's Ragasa tree
+//     (algorithms/ragasa_tree.h), not routing: every other rank's message is available
+//     after the links of its tree path (injection, router-to-router edges, ejection) and the
+//     sender is free when the last one arrives;
 //   - a recv completes at max(posted, message available); compute ops take no time.
 // makespan_links is the time the last rank holds every byte.
 // Messages are counted once per link they cross (as run counts first packets); packets are
 // messages times packets per message. With minimal routing both equal run's counts; a
 // randomised policy sends later packets of a message on their own routes, and an adaptive
 // one sees an idle network here, so those counts are the model's, not the simulation's.
+// An offload counts each tree edge once (the routers replicate the data), packets likewise;
+// hops_avg averages the routers on each delivered message's path (a send's route or a tree
+// path).
 #pragma once
 
 #include "network/routing.h"

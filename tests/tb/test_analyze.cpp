@@ -2,8 +2,12 @@
 // Hand-computed makespans and link counts on the default dragonfly (g=9 a=4 p=2 h=2,
 // absolute: terminals 2r, 2r+1 on router r; routers 4k..4k+3 form group k; router 0 holds
 // the one global link from group 0 to group 1, which lands on router 4), equality with a
-// real run, the 16,512-terminal network, bad input, and the CLI.
+// real run, the 16,512-terminal network, Ragasa's in-network broadcast tree, bad input, and
+// the CLI.
+#include "algorithms/link_count.h"
+#include "algorithms/registry.h"
 #include "network/dragonfly.h"
+#include "network/placement.h"
 #include "network/routing.h"
 #include "tb/analyze.h"
 #include "tb/simulation.h"
@@ -211,6 +215,49 @@ BOOST_AUTO_TEST_CASE(random_10240_allocation_is_near_the_papers_tree_counts) {
              boost::test_tools::tolerance(0.01));
   BOOST_TEST_MESSAGE("random 10,240 ranks analyzed in " << r["perf"]["wall_s"] << " s");
   BOOST_TEST(r["perf"]["wall_s"].get<double>() < 5.0);
+}
+
+BOOST_AUTO_TEST_CASE(ragasa_offload_counts_each_tree_edge_once) {
+  // Root 0 on router 0; router 0 holds the global links to groups 1 and 2, routers 1, 2, 3
+  // those to groups 3-4, 5-6, 7-8. Tree: router 0 -> 3 gateways (3 local), 8 global edges,
+  // 3 routers fed from each other group's entry (24 local); 71 terminal children plus the
+  // injection. Deepest path: inject, local, global, local, eject = 5 links.
+  // Routers on the delivery paths: 1 (router 0's other terminal), 2 (6 on the gateways, 4
+  // on the entries of groups 1 and 2), 3 (12 in groups 1-2, 12 on the other entries),
+  // 4 (36): 237 over 71 messages.
+  config c;
+  c.set("collective.algorithm", "ragasa");
+  const auto r = analyze_scenario(c);
+  BOOST_TEST(r["collective"]["algorithm"].get<std::string>() == "ragasa");
+  BOOST_TEST(r["collective"]["ranks"].get<uint32_t>() == 72u);
+  BOOST_TEST(r["collective"]["messages"].get<uint64_t>() == 71u);
+  BOOST_TEST(messages(r, "terminal") == 72u);
+  BOOST_TEST(messages(r, "local") == 27u);
+  BOOST_TEST(messages(r, "global") == 8u);
+  BOOST_TEST(r["traversals"]["terminal"]["packets"].get<uint64_t>() == 72u * 32);
+  BOOST_TEST(r["traversals"]["local"]["packets"].get<uint64_t>() == 27u * 32);
+  BOOST_TEST(r["traversals"]["global"]["packets"].get<uint64_t>() == 8u * 32);
+  BOOST_TEST(makespan(r) == 5u);
+  BOOST_TEST(r["hops_avg"].get<double>() == 237.0 / 71.0, boost::test_tools::tolerance(1e-12));
+
+  // The same counts as the algorithms' link count of the tree, for other roots too.
+  namespace net = bcastsim::network;
+  const net::dragonfly df(net::dragonfly_params{});
+  net::placement_params pp;
+  pp.kind = net::placement_kind::all;
+  const net::placement all(df, pp);
+  for (const uint32_t root : {0u, 13u, 71u}) {
+    BOOST_TEST_CONTEXT("root " << root) {
+      c.set("collective.root", std::to_string(root));
+      const auto a = analyze_scenario(c);
+      const auto want = bcastsim::algorithms::count_minimal_links(
+          bcastsim::algorithms::ragasa_bcast(72, root, 16384), df, all);
+      BOOST_TEST(messages(a, "terminal") == want.terminal);
+      BOOST_TEST(messages(a, "local") == want.local);
+      BOOST_TEST(messages(a, "global") == want.global);
+      BOOST_TEST(makespan(a) <= 5u);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_a_config_error_naming_the_key) {
