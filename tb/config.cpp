@@ -46,6 +46,55 @@ std::string section_of(const std::string& key) {
   return dot == std::string::npos ? std::string() : key.substr(0, dot);
 }
 
+void read_ragasa(const config& cfg, scenario& s, uint32_t packet) {
+  hw::ragasa::bcast_unit_params& u = s.ragasa.unit;
+  auto u32 = [&cfg](const char* key) { return static_cast<uint32_t>(cfg.uint(key)); };
+  u.clock_mhz = cfg.real("ragasa.clock_mhz");
+  u.input_buffer_bytes = u32("ragasa.ri_buffer_bytes");
+  u.ri_cycles = u32("ragasa.ri_cycles");
+  u.rx_queues = u32("ragasa.rx_queues");
+  u.rx_queue_packets = u32("ragasa.rx_queue_packets");
+  u.scheduler_cycles = u32("ragasa.scheduler_cycles");
+  u.membership_entries = u32("ragasa.membership_entries");
+  u.working_memory_bytes = cfg.uint("ragasa.working_memory_bytes");
+  u.descriptor_threshold_bytes = cfg.uint("ragasa.descriptor_threshold_bytes");
+  u.descriptor_cycles = u32("ragasa.descriptor_cycles");
+  u.work_queue_descriptors = u32("ragasa.work_queue_descriptors");
+  u.dispatch_cycles = u32("ragasa.dispatch_cycles");
+  u.send_queue_descriptors = u32("ragasa.send_queue_descriptors");
+  u.send_cycles = u32("ragasa.send_cycles");
+  u.packet_bytes = packet;
+  u.vcs = s.router.vcs;
+  u.output_buffer_bytes = s.router.vc_buffer_bytes[0];  // the router's unit-port buffer
+  u.seed = s.seed;
+  for (const char* key : {"ragasa.ri_buffer_bytes", "ragasa.working_memory_bytes"}) {
+    if (cfg.uint(key) < packet) {
+      throw config_error(
+          key, std::string(key) + " = " + cfg.text(key) +
+                   " cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
+                   "); allowed: at least " + std::to_string(packet));
+    }
+  }
+  s.ragasa.port.cls = network::link_class::terminal;
+  s.ragasa.port.bandwidth_gib_per_s = cfg.real("ragasa.port_bandwidth_gib_per_s");
+  s.ragasa.port.latency_ns = cfg.real("ragasa.port_latency_ns");
+  s.ragasa.port.flit_bytes = s.links[0].flit_bytes;
+  s.ragasa.mini_packet_header_bytes = u32("ragasa.mini_packet_header_bytes");
+  s.ragasa.mini_packet_child_bytes = u32("ragasa.mini_packet_child_bytes");
+  const std::string m = cfg.text("ragasa.management_terminal");
+  if (m != "root") {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long v = std::strtoull(m.c_str(), &end, 10);
+    if (m.empty() || *end != '\0' || errno != 0 || v >= network::invalid_id || m[0] == '-') {
+      throw config_error("ragasa.management_terminal",
+                         "ragasa.management_terminal = '" + m +
+                             "' is not valid; allowed: root or a terminal number");
+    }
+    s.ragasa.management_terminal = static_cast<uint32_t>(v);
+  }
+}
+
 [[noreturn]] void unknown_key(const std::string& key, const std::string& origin) {
   // Name the keys that could have been meant: the siblings, or the top-level sections.
   std::string prefix = section_of(key);
@@ -180,6 +229,31 @@ const std::vector<key_info>& schema() {
       u("router.vc_buffer_bytes.global", 32768, 1, 1u << 30, "input VC buffer of global ports"),
       u("router.delay_cycles", 50, 0, 1e6, "router pipeline: routing, allocation, crossbar"),
       r("router.clock_mhz", "1000", 1e-3, 1e6, "router clock"),
+      r("ragasa.clock_mhz", "1000", 1e-3, 1e6, "Bcast Unit clock"),
+      u("ragasa.ri_buffer_bytes", 2048, 1, 1u << 30,
+        "Receive Interface buffer per VC (the router's credits toward the unit)"),
+      u("ragasa.ri_cycles", 4, 0, 1e6, "RI: flits assembled into a packet"),
+      u("ragasa.rx_queues", 4, 1, 1024, "Rx-queues (a collective uses queue id % rx_queues)"),
+      u("ragasa.rx_queue_packets", 8, 1, 1e6, "depth of each Rx-queue, packets"),
+      u("ragasa.scheduler_cycles", 2, 0, 1e6, "Receive Packet Scheduler, per packet"),
+      u("ragasa.membership_entries", 64, 1, 1e6, "collectives the Membership Table holds"),
+      u("ragasa.working_memory_bytes", 65536, 1, 1ull << 36, "Working Memory"),
+      u("ragasa.descriptor_threshold_bytes", 4096, 1, 1ull << 36,
+        "bytes of a message stored before descriptors are generated for them"),
+      u("ragasa.descriptor_cycles", 2, 0, 1e6, "descriptor generation, per descriptor"),
+      u("ragasa.work_queue_descriptors", 16, 1, 1e6, "Work Queue Element capacity"),
+      u("ragasa.dispatch_cycles", 2, 0, 1e6, "Dispatcher (connection set-up), per descriptor"),
+      u("ragasa.send_queue_descriptors", 4, 1, 1e6,
+        "dispatched descriptors the Send Packet Scheduler holds"),
+      u("ragasa.send_cycles", 4, 0, 1e6, "Send Packet Scheduler + SI, per packet"),
+      r("ragasa.port_bandwidth_gib_per_s", "5.25", 1e-6, 1e6,
+        "bandwidth of the unit's router port, each direction, GiB/s"),
+      r("ragasa.port_latency_ns", "1", 0, 1e9, "latency of the unit's router port"),
+      u("ragasa.mini_packet_header_bytes", 16, 1, 1 << 20, "Mini Packet header"),
+      u("ragasa.mini_packet_child_bytes", 4, 1, 1 << 20, "Mini Packet bytes per child"),
+      t("ragasa.management_terminal", "root",
+        "terminal of the management node that sends the Mini Packets: root (the root rank's "
+        "terminal) or a terminal number"),
       r("host.send_overhead_ns", "300", 0, 1e12, "CPU time of an MPI send call"),
       r("host.recv_overhead_ns", "300", 0, 1e12, "CPU time of an MPI receive completion"),
       c("traffic.kind", "none", {"none", "background", "uniform", "adversarial"},
@@ -342,6 +416,7 @@ scenario make_scenario(const config& cfg) {
   s.nic.seed = s.seed;
   s.nic.inject_buffer_bytes = s.router.vc_buffer_bytes[0];
   s.nic.eject_buffer_bytes = s.router.vc_buffer_bytes[0];
+  read_ragasa(cfg, s, packet);
   s.host.send_overhead_ns = cfg.real("host.send_overhead_ns");
   s.host.recv_overhead_ns = cfg.real("host.recv_overhead_ns");
   s.max_time_ns = cfg.real("sim.max_time_ns");

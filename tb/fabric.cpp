@@ -14,10 +14,20 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
     : sc_core::sc_module(name) {
   const uint32_t nr = topo.num_routers();
   const uint32_t nt = topo.num_terminals();
+  bool offload = false;
+  for (const algorithms::rank_program& rp : sched.ranks) {
+    for (const algorithms::op& o : rp.ops) offload |= o.kind == algorithms::op_kind::offload_bcast;
+  }
+  hw::router_params rparams = s.router;
+  if (offload) {
+    rparams.bcast_unit_port = true;
+    rparams.unit_in_vc_buffer_bytes = s.ragasa.unit.output_buffer_bytes;
+    rparams.unit_credit_bytes = s.ragasa.unit.input_buffer_bytes;
+  }
   routers.reserve(nr);
   for (uint32_t r = 0; r < nr; ++r) {
     routers.push_back(std::make_unique<hw::router>(("router_" + std::to_string(r)).c_str(), r, topo,
-                                                   routing, s.router));
+                                                   routing, rparams));
   }
   nics.reserve(nt);
   for (uint32_t t = 0; t < nt; ++t) {
@@ -63,7 +73,68 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
                                                sched.ranks[rank], s.host, *nics[t], place,
                                                progress));
   }
+  if (offload) make_offload(s, topo, routing, place, sched);
   if (s.traffic.kind != "none") make_traffic(s, topo, place, progress);
+}
+
+void fabric::make_offload(const scenario& s, const network::topology& topo,
+                          const network::routing_policy& routing, const network::placement& place,
+                          const algorithms::schedule& sched) {
+  const uint32_t nr = topo.num_routers();
+  tree = algorithms::make_ragasa_tree(topo, place, sched.root);
+  hw::ragasa::manager_params mp;
+  mp.mini_packet_header_bytes = s.ragasa.mini_packet_header_bytes;
+  mp.mini_packet_child_bytes = s.ragasa.mini_packet_child_bytes;
+  for (uint32_t r = 0; r < nr; ++r) {
+    if (hw::ragasa::mini_packet_bytes(mp, tree.children[r].size()) > s.nic.packet_bytes) {
+      throw config_error("ragasa.mini_packet_child_bytes",
+                         "the Mini Packet of router " + std::to_string(r) + " (" +
+                             std::to_string(tree.children[r].size()) +
+                             " children) exceeds one packet (network.packet_bytes = " +
+                             std::to_string(s.nic.packet_bytes) +
+                             "); allowed: ragasa.mini_packet_header_bytes + children * "
+                             "ragasa.mini_packet_child_bytes <= network.packet_bytes");
+    }
+  }
+  memberships.resize(nr);
+  units.reserve(nr);
+  for (uint32_t r = 0; r < nr; ++r) {
+    const std::string id = std::to_string(r);
+    // The unit draws routing entropy as a NIC of its router would.
+    units.push_back(std::make_unique<hw::ragasa::bcast_unit>(
+        ("unit_" + id).c_str(), topo.terminals_of(r).front(), s.ragasa.unit, pool, memberships[r],
+        &routing));
+    hw::ragasa::bcast_unit& u = *units.back();
+    hw::router& rt = *routers[r];
+    unit_links.push_back(
+        std::make_unique<tlm_net::link>(("link_r" + id + "_unit").c_str(), s.ragasa.port));
+    rt.out[rt.unit_port()].bind(unit_links.back()->in);
+    unit_links.back()->out.bind(u.in);
+    unit_links.push_back(
+        std::make_unique<tlm_net::link>(("link_unit_" + id).c_str(), s.ragasa.port));
+    u.out.bind(unit_links.back()->in);
+    unit_links.back()->out.bind(rt.in[rt.unit_port()]);
+  }
+  const uint32_t mgmt = s.ragasa.management_terminal == network::invalid_id
+                            ? place.terminal_of(sched.root)
+                            : s.ragasa.management_terminal;
+  if (mgmt >= topo.num_terminals()) {
+    throw config_error("ragasa.management_terminal",
+                       "ragasa.management_terminal = " + std::to_string(mgmt) +
+                           " is not a terminal; allowed: root or 0 .. " +
+                           std::to_string(topo.num_terminals() - 1));
+  }
+  manager =
+      std::make_unique<hw::ragasa::manager>("manager", topo, tree, *nics[mgmt], memberships, mp);
+  for (auto& u : units) u->set_listener(manager.get());
+  for (uint32_t rank = 0; rank < hosts.size(); ++rank) {
+    bool offloads = false;
+    for (const algorithms::op& o : sched.ranks[rank].ops)
+      offloads |= o.kind == algorithms::op_kind::offload_bcast;
+    if (!offloads) continue;
+    hosts[rank]->enable_offload(topo.router_of(place.terminal_of(rank)), mp.collective_id);
+    manager->add_gated_host(*hosts[rank]);
+  }
 }
 
 void fabric::make_traffic(const scenario& s, const network::topology& topo,
@@ -130,6 +201,9 @@ void fabric::make_traffic(const scenario& s, const network::topology& topo,
 fabric::~fabric() {
   while (!generators.empty()) generators.pop_back();
   while (!hosts.empty()) hosts.pop_back();
+  manager.reset();
+  while (!unit_links.empty()) unit_links.pop_back();
+  while (!units.empty()) units.pop_back();
   while (!links.empty()) links.pop_back();
   unconnected.reset();
   while (!nics.empty()) nics.pop_back();
@@ -150,12 +224,17 @@ void fabric::trace(const tlm_net::trace_window& window, const std::vector<std::s
     for (auto& n : nics) {
       if (b == n->basename()) n->trace(window, b), found = true;
     }
+    for (auto& u : units) {
+      if (b == u->basename()) u->trace(window, b), found = true;
+    }
     if (!found) {
-      throw config_error("trace.blocks",
-                         "trace.blocks names '" + b +
-                             "', which is not a block; allowed: router_0 .. router_" +
-                             std::to_string(routers.size() - 1) + ", nic_0 .. nic_" +
-                             std::to_string(nics.size() - 1));
+      throw config_error(
+          "trace.blocks",
+          "trace.blocks names '" + b + "', which is not a block; allowed: router_0 .. router_" +
+              std::to_string(routers.size() - 1) + ", nic_0 .. nic_" +
+              std::to_string(nics.size() - 1) +
+              (units.empty() ? std::string()
+                             : ", unit_0 .. unit_" + std::to_string(units.size() - 1)));
     }
   }
 }

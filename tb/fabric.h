@@ -1,12 +1,16 @@
 // Elaboration: turns a topology into SystemC modules and bindings — a router per router, a
 // link per direction of every cable, a host NIC per terminal, a host per rank, and a traffic
 // generator per terminal that sends traffic (traffic.kind). Ports a topology leaves
-// unconnected are terminated by one null endpoint.
+// unconnected are terminated by one null endpoint. A schedule with offload broadcasts
+// (Ragasa) adds a Bcast Unit to every router, on an extra router port joined by a link each
+// way, and the management node that configures the broadcast tree.
 #pragma once
 
 #include "algorithms/schedule.h"
 #include "hw/nic/host.h"
 #include "hw/nic/host_nic.h"
+#include "hw/ragasa/bcast_unit.h"
+#include "hw/ragasa/manager.h"
 #include "hw/router/router.h"
 #include "hw/traffic/traffic_generator.h"
 #include "network/placement.h"
@@ -39,11 +43,20 @@ class fabric final : public sc_core::sc_module {
   std::vector<std::unique_ptr<hw::host_nic>> nics;   // [terminal]
   std::vector<std::unique_ptr<hw::host>> hosts;      // [rank]; none without a schedule
   std::vector<std::unique_ptr<hw::traffic_generator>> generators;  // terminal order
-  std::vector<std::unique_ptr<tlm_net::link>> links;
+  std::vector<std::unique_ptr<tlm_net::link>> links;               // the network's (traversals)
   std::unique_ptr<tlm_net::null_endpoint> unconnected;
+  // Ragasa offload (empty without offload broadcasts).
+  std::vector<hw::ragasa::membership_source> memberships;      // [router]
+  std::vector<std::unique_ptr<hw::ragasa::bcast_unit>> units;  // [router]
+  std::vector<std::unique_ptr<tlm_net::link>> unit_links;      // router ports of the units
+  std::unique_ptr<hw::ragasa::manager> manager;
+  algorithms::ragasa_tree tree;
 
  private:
   tlm_net::link& make_link(const std::string& name, const tlm_net::link_params& params);
+  void make_offload(const scenario& s, const network::topology& topo,
+                    const network::routing_policy& routing, const network::placement& place,
+                    const algorithms::schedule& sched);
   void make_traffic(const scenario& s, const network::topology& topo,
                     const network::placement& place, const hw::collective_progress& progress);
 

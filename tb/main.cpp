@@ -79,6 +79,21 @@ void print_table(const nlohmann::json& r, const std::string& path) {
         << t[cls]["packets"] << " packets, " << t[cls]["messages"] << " messages\n";
   }
   row("hops (routers)") << "avg " << p["hops_avg"].get<double>() << "\n";
+  if (r.contains("ragasa")) {
+    const auto& su = r["ragasa"]["setup"];
+    const auto& u = r["ragasa"]["units"];
+    row("ragasa set-up") << human_time(su["setup_ns"].get<double>()) << ", " << su["mini_packets"]
+                         << " Mini Packets (" << su["mini_packet_bytes"] << " B), not in the "
+                         << "traversals above\n";
+    row("ragasa units") << u["replicating"] << " replicating, " << u["packets_out"] << " copies ("
+                        << u["bytes_replicated"] << " B), busiest "
+                        << u["busiest"].get<std::string>() << " (" << u["busiest_packets_out"]
+                        << ")\n";
+    row("ragasa memory") << "peak " << u["working_memory_peak_bytes"] << " of "
+                         << u["working_memory_bytes"] << " B, stall "
+                         << human_time(u["memory_stall_ns"].get<double>()) << ", Rx HOL "
+                         << human_time(u["rx_hol_blocked_ns"].get<double>()) << "\n";
+  }
   row("packet latency") << "avg " << human_time(p["latency_ns_avg"].get<double>()) << ", max "
                         << human_time(p["latency_ns_max"].get<double>()) << "\n";
   row("simulated time") << human_time(r["sim_time_ns"].get<double>()) << "\n";

@@ -5,6 +5,7 @@
 #include "network/dragonfly.h"
 #include "tb/fabric.h"
 #include "tb/plan.h"
+#include "tb/ragasa_report.h"
 #include "tb/traffic_report.h"
 #include "tb/watchdog.h"
 
@@ -255,8 +256,9 @@ nlohmann::json run_scenario(const config& cfg,
     const int k = static_cast<int>(l->params().cls);
     cls_packets[k] += l->packets.value;
     cls_messages[k] += l->messages.value;
-    packet_hops += l->packets.value;
+    packet_hops += l->packets.value + l->control_packets.value;
   }
+  for (const auto& l : fab.unit_links) packet_hops += l->packets.value + l->control_packets.value;
   for (int k = 0; k < network::num_link_classes; ++k) {
     r["traversals"][network::to_string(static_cast<network::link_class>(k))] = {
         {"packets", cls_packets[k]}, {"messages", cls_messages[k]}};
@@ -276,6 +278,7 @@ nlohmann::json run_scenario(const config& cfg,
                   {"latency_ns_avg", latency.mean() / 1000.0},
                   {"latency_ns_max", latency.count ? latency.max / 1000.0 : 0.0}};
   if (s.traffic.kind != "none") r["traffic"] = traffic_report(s, fab);
+  if (fab.manager) r["ragasa"] = ragasa_report(fab);
 
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -295,6 +298,9 @@ nlohmann::json run_scenario(const config& cfg,
     add_block_stats(b, fab.nics);
     add_block_stats(b, fab.hosts);
     add_block_stats(b, fab.generators);
+    add_block_stats(b, fab.units);
+    add_block_stats(b, fab.unit_links);
+    if (fab.manager) b[fab.manager->name()] = stats_to_json(fab.manager->stats());
   }
   if (on_result) on_result(r);
   return r;

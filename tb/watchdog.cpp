@@ -12,11 +12,20 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
     for (const std::string& e : progress.errors) os << "\n  " << e;
     return os.str();
   }
+  // Bcast Units take packets out of the network and inject their copies: for conservation
+  // they are both a destination and a source.
   uint64_t injected = 0, delivered = 0;
   for (const auto& n : fab.nics) {
     injected += n->packets_injected.value;
     delivered += n->packets_delivered.value;
   }
+  bool units_idle = true;
+  for (const auto& u : fab.units) {
+    injected += u->packets_out.value;
+    delivered += u->packets_in.value;
+    units_idle = units_idle && u->idle();
+  }
+  const bool setup_done = !fab.manager || fab.manager->setup_done();
   bool hosts_done = true;
   for (const auto& h : fab.hosts) hosts_done = hosts_done && h->finished();
   uint64_t buffered = 0;
@@ -24,7 +33,8 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
   bool nics_idle = true;
   for (const auto& n : fab.nics) nics_idle = nics_idle && n->idle();
 
-  if (hosts_done && nics_idle && buffered == 0 && injected == delivered && fab.pool.in_use() == 0) {
+  if (hosts_done && nics_idle && units_idle && setup_done && buffered == 0 &&
+      injected == delivered && fab.pool.in_use() == 0) {
     // Credits are conserved: every byte spent at an output is home or on its way back.
     for (const auto& r : fab.routers) {
       for (uint32_t port = 0; port < r->radix(); ++port) {
@@ -69,6 +79,14 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
   for (const auto& r : fab.routers) {
     if (shown >= max_blocks) break;
     if (r->buffered_packets() && r->describe_stall(os, 4)) ++shown;
+  }
+  for (const auto& u : fab.units) {
+    if (shown >= max_blocks) break;
+    if (u->describe_stall(os)) ++shown;
+  }
+  if (fab.manager && !fab.manager->setup_done()) {
+    os << "  " << fab.manager->name() << ": " << fab.manager->mini_packets_parsed.value << " of "
+       << fab.manager->expected_mini_packets() << " Mini Packets parsed (set-up incomplete)\n";
   }
   for (const auto& n : fab.nics) {
     if (shown >= max_blocks) break;

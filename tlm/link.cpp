@@ -13,9 +13,12 @@ link::link(const sc_core::sc_module_name& name, const link_params& params)
   m_ps_per_byte = 1e12 / (params.bandwidth_gib_per_s * 1024.0 * 1024.0 * 1024.0);
   m_latency =
       sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(params.latency_ns * 1000.0)));
-  m_stats.declare("packets", "packets", "packets that crossed the link", packets);
-  m_stats.declare("messages", "messages", "messages that crossed the link (first packets)",
+  m_stats.declare("packets", "packets", "data packets that crossed the link", packets);
+  m_stats.declare("messages", "messages", "data messages that crossed the link (first packets)",
                   messages);
+  m_stats.declare("control_packets", "packets",
+                  "control packets (offload set-up: Mini Packets) that crossed the link",
+                  control_packets);
   m_stats.declare("bytes", "bytes", "bytes that crossed the link", bytes);
   m_stats.declare("busy_ps", "ps", "time the link was serialising packets", busy_ps);
 }
@@ -39,10 +42,14 @@ tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time&
   if (p.tail_time > end) end = p.tail_time;  // cut-through: cannot outrun the incoming tail
   m_free_at = end;
 
-  ++packets;
   bytes += p.size_bytes;
   busy_ps += (end - start).value();
-  if (p.first_of_message()) ++messages;
+  if (p.kind == packet_kind::control) {
+    ++control_packets;
+  } else {
+    ++packets;
+    if (p.first_of_message()) ++messages;
+  }
 
   const uint32_t head = p.size_bytes < m_params.flit_bytes ? p.size_bytes : m_params.flit_bytes;
   sc_time head_arrival = start + m_latency + serialisation(head) - now;

@@ -37,8 +37,9 @@ class link final : public sc_core::sc_module, public fw_if, public bw_if {
   const sc_core::sc_time& free_at() const { return m_free_at; }
 
   // Statistics.
-  counter packets;
-  counter messages;  // messages crossing: counted by their first packet
+  counter packets;          // data packets
+  counter messages;         // data messages crossing: counted by their first packet
+  counter control_packets;  // offload set-up (Mini Packets), counted apart
   counter bytes;
   counter busy_ps;
   const stat_group& stats() const { return m_stats; }

@@ -68,7 +68,36 @@ void host::start(uint32_t i) {
     case op_kind::compute:
       m_agenda.push(use_cpu(static_cast<double>(o.compute_ns)), action{action_kind::complete, i});
       break;
+    case op_kind::offload_bcast:
+      if (m_offload_router == network::invalid_id) {
+        m_progress.errors.push_back(std::string(name()) +
+                                    ": an offload broadcast, but the fabric has no Bcast Units");
+        break;
+      }
+      if (!m_gate_open) {
+        m_gated.push_back(i);
+        break;
+      }
+      if (m_rank == m_progress.root && !m_progress.started) {
+        m_progress.started = true;
+        m_progress.first_send = sc_core::sc_time_stamp();
+      }
+      m_agenda.push(use_cpu(m_params.send_overhead_ns), action{action_kind::complete, i});
+      break;
   }
+}
+
+void host::enable_offload(network::router_id router, uint32_t collective_id) {
+  m_offload_router = router;
+  m_offload_collective = collective_id;
+  m_gate_open = false;
+}
+
+void host::open_offload_gate() {
+  m_gate_open = true;
+  for (uint32_t i : m_gated) m_agenda.push(sc_core::sc_time_stamp(), action{action_kind::start, i});
+  m_gated.clear();
+  m_agenda.arm();
 }
 
 void host::complete(uint32_t i) {
@@ -76,6 +105,15 @@ void host::complete(uint32_t i) {
   if (o.kind == op_kind::send) {
     message m;
     m.dst = m_place.terminal_of(o.peer);
+    m.bytes = o.bytes;
+    m.buf_offset = o.offset;
+    m.tag = o.tag;
+    m_nic.send_message(m);
+  } else if (o.kind == op_kind::offload_bcast) {
+    message m;
+    m.dst = m_nic.terminal();  // routing aims at the own router; its unit takes the packets
+    m.unit_router = m_offload_router;
+    m.collective_id = m_offload_collective;
     m.bytes = o.bytes;
     m.buf_offset = o.offset;
     m.tag = o.tag;
@@ -180,6 +218,7 @@ bool host::describe_stall(std::ostream& os) const {
   if (finished()) return false;
   os << "  " << name() << " (rank " << m_rank << "): " << m_completed << "/" << m_program.ops.size()
      << " ops done";
+  if (!m_gated.empty()) os << "; an offload broadcast waits for the tree's set-up";
   for (uint32_t op : m_posted) {
     const algorithms::op& o = m_program.ops[op];
     os << "; op " << op << " waits for a message from rank " << o.peer << " tag " << o.tag;

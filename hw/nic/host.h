@@ -4,6 +4,9 @@
 //   recv     matched by (source rank, tag) in order against arrived messages; completes
 //            recv_overhead_ns of CPU after both the receive is posted and the message is in.
 //   compute  the CPU is busy for the given time.
+//   offload_bcast  (Ragasa) once the in-network tree is configured (the management node
+//            opens the gate), the CPU spends send_overhead_ns, then the NIC sends the
+//            message once, to the Bcast Unit of the rank's own router; it completes then.
 // One CPU per host: overheads and computation are serialised. The rank holds the data when
 // the messages arrived at its NIC cover every byte of the buffer (the root from the start);
 // bytes that arrive again (MPICH's allgather re-sends blocks) neither count twice nor
@@ -54,6 +57,11 @@ class host final : public sc_core::sc_module, public nic_client {
   void on_message(network::terminal_id src, uint32_t tag, uint64_t buf_offset,
                   uint64_t bytes) override;
 
+  // Offload ops go to the Bcast Unit of `router` (the rank's own) as collective
+  // `collective_id`, and wait until open_offload_gate(): the tree's set-up is done.
+  void enable_offload(network::router_id router, uint32_t collective_id);
+  void open_offload_gate();
+
   bool finished() const { return m_completed == m_program.ops.size(); }
   // Bytes of every message received, duplicates included.
   uint64_t received_bytes() const { return m_received_bytes; }
@@ -102,7 +110,11 @@ class host final : public sc_core::sc_module, public nic_client {
   std::vector<uint32_t> m_deps_left;                // [op]
   std::vector<std::vector<uint32_t>> m_dependents;  // [op]
   std::vector<uint32_t> m_posted;                   // recv ops posted, not matched, in order
-  std::vector<arrived> m_unexpected;                // messages in, not matched, in order
+  network::router_id m_offload_router = network::invalid_id;
+  uint32_t m_offload_collective = 0;
+  bool m_gate_open = true;
+  std::vector<uint32_t> m_gated;      // offload ops waiting for the gate
+  std::vector<arrived> m_unexpected;  // messages in, not matched, in order
   uint64_t m_completed = 0;
   uint64_t m_received_bytes = 0;
   std::vector<byte_range> m_held;  // received ranges merged: sorted, disjoint, not adjacent

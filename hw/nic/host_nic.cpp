@@ -74,7 +74,8 @@ void host_nic::inject() {
     packet* p = m_pool.acquire();
     p->src = m_terminal;
     p->dst = o.msg.dst;
-    p->kind = tlm_net::packet_kind::data;
+    p->kind = o.msg.kind;
+    p->unit_router = o.msg.unit_router;
     p->vc = vc;
     p->size_bytes = wire;
     p->msg_id = o.id;

@@ -36,6 +36,9 @@ struct message {
   uint64_t buf_offset = 0;
   uint32_t tag = 0;
   uint32_t collective_id = 0;
+  tlm_net::packet_kind kind = tlm_net::packet_kind::data;  // control: a Mini Packet
+  // Offload: bound for the Bcast Unit of this router; dst is then one of its terminals.
+  network::router_id unit_router = network::invalid_id;
 };
 
 // Receives whole messages from the NIC.

@@ -285,19 +285,25 @@ BOOST_AUTO_TEST_CASE(link_counts_packets_messages_bytes_and_busy_time) {
     packet b0 = make_packet(40, 0);
     b0.tail_time = sc_core::sc_time_stamp() + sc_time(20, SC_NS);
     s.send(b0);
+    sc_core::wait(s.calls.back().delay);
+    // ... and a Mini Packet (offload set-up): bytes and busy time, but counted apart.
+    packet mp = make_packet(32, 0);
+    mp.kind = tlm_net::packet_kind::control;
+    s.send(mp);
   };
   sc_core::sc_start();
 
   BOOST_TEST(b.wire.packets.value == 4u);
   BOOST_TEST(b.wire.messages.value == 2u);
-  BOOST_TEST(b.wire.bytes.value == 512u + 512u + 100u + 40u);
-  BOOST_TEST(b.wire.busy_ps.value == 90826u + 90826u + 17739u + 20000u);
+  BOOST_TEST(b.wire.control_packets.value == 1u);
+  BOOST_TEST(b.wire.bytes.value == 512u + 512u + 100u + 40u + 32u);
+  BOOST_TEST(b.wire.busy_ps.value == 90826u + 90826u + 17739u + 20000u + 5677u);
   // The declared statistics point at the same counters.
   const std::vector<tlm_net::stat_info>& st = b.wire.stats().stats();
-  BOOST_TEST_REQUIRE(st.size() == 4u);
-  const char* names[] = {"packets", "messages", "bytes", "busy_ps"};
-  const uint64_t values[] = {4u, 2u, 1164u, 219391u};
-  for (size_t i = 0; i < 4; ++i) {
+  BOOST_TEST_REQUIRE(st.size() == 5u);
+  const char* names[] = {"packets", "messages", "control_packets", "bytes", "busy_ps"};
+  const uint64_t values[] = {4u, 2u, 1u, 1196u, 225068u};
+  for (size_t i = 0; i < 5; ++i) {
     BOOST_TEST(std::strcmp(st[i].name, names[i]) == 0);
     BOOST_TEST_REQUIRE(st[i].c != nullptr);
     BOOST_TEST(st[i].c->value == values[i]);
