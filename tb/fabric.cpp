@@ -23,6 +23,7 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
     rparams.bcast_unit_port = true;
     rparams.unit_in_vc_buffer_bytes = s.ragasa.unit.output_buffer_bytes;
     rparams.unit_credit_bytes = s.ragasa.unit.input_buffer_bytes;
+    rparams.unit_input_gib_per_s = s.ragasa.port.bandwidth_gib_per_s;
   }
   routers.reserve(nr);
   for (uint32_t r = 0; r < nr; ++r) {

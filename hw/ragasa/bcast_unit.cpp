@@ -43,6 +43,7 @@ bcast_unit::bcast_unit(const sc_core::sc_module_name& name, network::terminal_id
       m_rx(params.rx_queues),
       m_out_credits(params.output_buffer_bytes),
       m_agenda(m_wakeup) {
+  m_sps.reserve(params.send_queue_descriptors);
   if (params.rx_queues == 0 || params.rx_queue_packets == 0 || params.work_queue_descriptors == 0 ||
       params.send_queue_descriptors == 0)
     SC_REPORT_ERROR(this->name(), "queue capacities must be positive");
@@ -319,7 +320,7 @@ void bcast_unit::generate() {
     }
     if (m_gen_child == 0) {
       bt.remaining.assign(bt.pkts.size(), n);
-      bt.descriptors_left = n;
+      bt.copies_left = uint64_t{n} * bt.pkts.size();
     }
     if (m_work_queue.size() >= m_params.work_queue_descriptors) return;  // dispatch wakes us
     m_generating = true;
@@ -365,9 +366,24 @@ void bcast_unit::send() {
   if (!m_building && !m_si_pkt && !m_sps.empty()) build();
 }
 
+bool bcast_unit::child_busy_before(uint32_t k) const {
+  const membership_child& c = m_sps[k].child;
+  for (uint32_t j = 0; j < k; ++j) {
+    if (m_sps[j].child.dst == c.dst && m_sps[j].child.unit_router == c.unit_router) return true;
+  }
+  return false;
+}
+
 void bcast_unit::build() {
-  const descriptor& d = m_sps.front();
-  const packet* src = m_batches[d.batch].pkts[m_sps_index];
+  // Round-robin from m_sps_rr over the descriptors whose child has no earlier batch still
+  // being sent (so each child gets its packets in order); m_sps[0] always qualifies.
+  const auto n = static_cast<uint32_t>(m_sps.size());
+  if (m_sps_rr >= n) m_sps_rr = 0;
+  for (uint32_t k = 0; k < n && child_busy_before(m_sps_rr); ++k) m_sps_rr = (m_sps_rr + 1) % n;
+  descriptor& d = m_sps[m_sps_rr];
+  m_si_batch = d.batch;
+  m_si_index = d.next;
+  const packet* src = m_batches[d.batch].pkts[d.next];
   packet* p = m_pool.acquire();
   p->src = src->src;
   p->dst = d.child.dst;
@@ -389,6 +405,11 @@ void bcast_unit::build() {
     m_routing->init_state(m_terminal, d.child.dst,
                           network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),
                           p->route);
+  if (++d.next == m_batches[d.batch].pkts.size()) {
+    m_sps.erase(m_sps.begin() + m_sps_rr);  // done: m_sps_rr now names the next one
+  } else {
+    ++m_sps_rr;
+  }
   m_building = true;
   action a;
   a.kind = action_kind::built;
@@ -407,15 +428,11 @@ void bcast_unit::inject() {
   bytes_replicated += p->size_bytes;
 
   // Step 10: the stored packet's memory goes when its last child has it.
-  batch& bt = m_batches[m_sps.front().batch];
-  if (--bt.remaining[m_sps_index] == 0) release_packet(bt, m_sps_index);
-  if (++m_sps_index == bt.pkts.size()) {
-    m_sps_index = 0;
-    const uint32_t b = m_sps.pop().batch;
-    if (--m_batches[b].descriptors_left == 0) {
-      m_batches[b].pkts.clear();
-      m_free_batches.push_back(b);
-    }
+  batch& bt = m_batches[m_si_batch];
+  if (--bt.remaining[m_si_index] == 0) release_packet(bt, m_si_index);
+  if (--bt.copies_left == 0) {
+    bt.pkts.clear();
+    m_free_batches.push_back(m_si_batch);
   }
 
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
@@ -437,11 +454,11 @@ void bcast_unit::on_wakeup() {
         store(a.pkt);
         break;
       case action_kind::generated:
-        on_generated(descriptor{a.batch, a.child});
+        on_generated(descriptor{a.batch, a.child, 0});
         break;
       case action_kind::dispatched:
         --m_dispatching;
-        m_sps.push(descriptor{a.batch, a.child});
+        m_sps.push_back(descriptor{a.batch, a.child, 0});
         if (m_sps.size() > send_queue_peak_descriptors.value)
           send_queue_peak_descriptors.value = m_sps.size();
         break;

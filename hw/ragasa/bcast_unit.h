@@ -27,8 +27,11 @@
 //                          Membership entry yet waits for its Mini Packet.
 //   dispatch()             Dispatcher, dispatch_cycles per descriptor (connection set-up),
 //                          into the Send Packet Scheduler's queue while it has room (6-7).
-//   send()                 Send Packet Scheduler + Send Interface, send_cycles per packet: for
-//                          each stored packet of the descriptor's batch it builds a copy from
+//   send()                 Send Packet Scheduler + Send Interface, send_cycles per packet: it
+//                          serves its dispatched descriptors round-robin, one packet each, so
+//                          one stored packet goes to all children before the next does (the
+//                          router switches consecutive copies to different outputs). It builds
+//                          a copy from
 //                          the pool (header copied, addressed to the child: a terminal, or the
 //                          unit of a neighbouring router; VC 0) and injects it through `out`
 //                          when the link is free and credits cover it (step 9).
@@ -201,11 +204,12 @@ class bcast_unit final : public sc_core::sc_module {
     uint32_t collective = 0;
     std::vector<tlm_net::packet*> pkts;
     std::vector<uint32_t> remaining;  // [packet] children still to send it to
-    uint32_t descriptors_left = 0;
+    uint64_t copies_left = 0;         // packets x children not yet injected
   };
   struct descriptor {
     uint32_t batch = 0;
     membership_child child;
+    uint32_t next = 0;  // next packet of the batch to build for this child
   };
   struct trace_mirror;
 
@@ -222,6 +226,7 @@ class bcast_unit final : public sc_core::sc_module {
   void dispatch();
   void send();
   void build();
+  bool child_busy_before(uint32_t k) const;  // an earlier m_sps entry has m_sps[k]'s child
   void inject();
   uint32_t new_batch();
   void sample_trace();
@@ -255,9 +260,11 @@ class bcast_unit final : public sc_core::sc_module {
   tlm_net::ring<descriptor> m_work_queue;
   uint32_t m_dispatching = 0;  // descriptors in the Dispatcher (room kept for them)
   sc_core::sc_time m_disp_free;
-  tlm_net::ring<descriptor> m_sps;  // dispatched descriptors
-  uint32_t m_sps_index = 0;         // next packet of the front descriptor's batch
+  std::vector<descriptor> m_sps;  // dispatched descriptors (send_queue_descriptors reserved)
+  uint32_t m_sps_rr = 0;          // the one to build a copy for next
   bool m_building = false;
+  uint32_t m_si_batch = 0;  // the copy in the SI (or being built): batch and packet
+  uint32_t m_si_index = 0;
   tlm_net::packet* m_si_pkt = nullptr;  // built, waiting for the link and credits
   sc_core::sc_time m_link_free;
   uint32_t m_out_credits;

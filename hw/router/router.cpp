@@ -32,6 +32,8 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
       m_agenda(m_wakeup) {
   m_period = sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5));
   m_pipeline = m_period * params.delay_cycles;
+  if (params.unit_input_gib_per_s > 0)
+    m_unit_ps_per_byte = 1e12 / (params.unit_input_gib_per_s * 1024.0 * 1024.0 * 1024.0);
   m_fw.reset(new tlm_net::tagged_fw<router>[m_radix]);
   m_bw.reset(new tlm_net::tagged_bw<router>[m_radix]);
   m_inputs.resize(m_radix);
@@ -316,11 +318,16 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   const uint32_t bytes = p->size_bytes;
   credits(out_port, p->next_vc) -= bytes;
   p->vc = p->next_vc;
+  sc_time input_free;  // a wide unit input is free once the packet has crossed it
+  if (in_port == m_unit_port && m_unit_ps_per_byte > 0) {
+    input_free = now + sc_time::from_value(static_cast<sc_dt::uint64>(bytes * m_unit_ps_per_byte));
+    if (p->tail_time > input_free) input_free = p->tail_time;
+  }
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_time t = sc_core::SC_ZERO_TIME;
   out[out_port]->nb_transport_fw(*p, ph, t);  // p now belongs downstream
   op.busy_until = now + t;
-  ip.busy_until = now + t;
+  ip.busy_until = in_port == m_unit_port && m_unit_ps_per_byte > 0 ? input_free : now + t;
 
   // The input buffer frees when the tail has left, at now + t.
   packet& token = m_credit_tokens[in_port];

@@ -46,6 +46,10 @@ struct router_params {
   bool bcast_unit_port = false;
   uint32_t unit_in_vc_buffer_bytes = 16384;  // input VC buffer for the unit's copies
   uint32_t unit_credit_bytes = 16384;        // the unit's receive buffer per VC (credits)
+  // The crossbar input of the unit's copies runs at the unit port's rate, not at the rate
+  // of the output it feeds: while one copy drains onto its output link, the next may go
+  // to another output (in-router replication bandwidth). 0 = like every other input.
+  double unit_input_gib_per_s = 0;
 };
 
 class router final : public sc_core::sc_module, public network::port_occupancy_view {
@@ -158,6 +162,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   uint32_t m_vcs;
   sc_core::sc_time m_period;
   sc_core::sc_time m_pipeline;
+  double m_unit_ps_per_byte = 0;  // unit input's crossbar rate; 0 = the output's
 
   std::unique_ptr<tlm_net::tagged_fw<router>[]> m_fw;  // interfaces are not copyable
   std::unique_ptr<tlm_net::tagged_bw<router>[]> m_bw;
