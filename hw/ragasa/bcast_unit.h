@@ -69,7 +69,7 @@ struct bcast_unit_params {
   uint32_t membership_entries = 64;            // collectives the Membership Table holds
   uint64_t descriptor_threshold_bytes = 4096;  // bytes of a message before descriptors
   uint32_t work_queue_descriptors = 16;        // Work Queue Element capacity
-  uint32_t send_queue_descriptors = 4;         // dispatched descriptors the SPS holds
+  uint32_t send_queue_descriptors = 8;         // dispatched descriptors the SPS holds
   uint32_t ri_cycles = 4;                      // Receive Interface: flits -> packet
   uint32_t scheduler_cycles = 2;               // Receive Packet Scheduler, per packet
   uint32_t descriptor_cycles = 2;              // descriptor generation, per descriptor
