@@ -65,9 +65,9 @@ std::vector<algorithm_info> build_registry() {
                  delivery::at_least_once});
   all.push_back({"ragasa",
                  {},
-                 "Ragasa in-router broadcast offload: the root hands the buffer once to its "
-                 "router's Bcast Unit, which replicate it along the contention-free tree (Ma et "
-                 "al.); needs a grouped topology and routers with Bcast Units",
+                 "Ragasa in-router broadcast offload (Ma et al.): the root hands the buffer "
+                 "once to its router's Bcast Unit; the units replicate it along the "
+                 "contention-free tree (the fabric adds a unit to every router)",
                  [](const collective_request& req) {
                    return ragasa_bcast(req.num_ranks, req.root, req.bytes);
                  },

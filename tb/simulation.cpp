@@ -131,6 +131,7 @@ void list_statistics(std::ostream& os) {
   cfg.set("job.placement", "contiguous");  // one rank, one terminal for a traffic generator
   cfg.set("job.ranks", "1");
   cfg.set("traffic.kind", "background");
+  cfg.set("collective.algorithm", "ragasa");  // adds the Bcast Units and the manager
   const scenario s = make_scenario(cfg);
   plan p = make_plan(s);
   hw::collective_progress progress;
@@ -148,6 +149,8 @@ void list_statistics(std::ostream& os) {
   show("nic", fab.nics.front()->stats());
   show("host", fab.hosts.front()->stats());
   show("traffic", fab.generators.front()->stats());
+  show("unit", fab.units.front()->stats());
+  show("manager", fab.manager->stats());
 }
 
 nlohmann::json config_to_json(const config& cfg) {
