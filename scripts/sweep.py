@@ -32,6 +32,16 @@ FIELDS = [
     ("global_packets", ("traversals", "global", "packets")),
     ("packet_hops", ("perf", "packet_hops")),
     ("wall_s", ("perf", "wall_s")),
+    # collective.algorithm: ragasa (empty for the other algorithms)
+    ("setup_ns", ("ragasa", "setup", "setup_ns")),
+    ("mini_packets", ("ragasa", "setup", "mini_packets")),
+    ("memory_stall_ns", ("ragasa", "units", "memory_stall_ns")),
+    ("rx_hol_blocked_ns", ("ragasa", "units", "rx_hol_blocked_ns")),
+    ("ri_blocked_ns", ("ragasa", "units", "ri_blocked_ns")),
+    ("working_memory_peak_bytes", ("ragasa", "units", "working_memory_peak_bytes")),
+    ("rx_queue_peak_packets", ("ragasa", "units", "rx_queue_peak_packets")),
+    ("bytes_replicated", ("ragasa", "units", "bytes_replicated")),
+    ("unit_packets_out", ("ragasa", "units", "packets_out")),
 ]
 
 
