@@ -67,8 +67,9 @@ void read_ragasa(const config& cfg, scenario& s, uint32_t packet) {
   u.vcs = s.router.vcs;
   u.output_buffer_bytes = s.router.vc_buffer_bytes[0];  // the router's unit-port buffer
   u.seed = s.seed;
+  // Only a ragasa run has Bcast Units: other algorithms ignore these keys.
   for (const char* key : {"ragasa.ri_buffer_bytes", "ragasa.working_memory_bytes"}) {
-    if (cfg.uint(key) < packet) {
+    if (s.algorithm == "ragasa" && cfg.uint(key) < packet) {
       throw config_error(
           key, std::string(key) + " = " + cfg.text(key) +
                    " cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
@@ -83,10 +84,10 @@ void read_ragasa(const config& cfg, scenario& s, uint32_t packet) {
   s.ragasa.mini_packet_child_bytes = u32("ragasa.mini_packet_child_bytes");
   const std::string m = cfg.text("ragasa.management_terminal");
   if (m != "root") {
-    char* end = nullptr;
     errno = 0;
-    const unsigned long long v = std::strtoull(m.c_str(), &end, 10);
-    if (m.empty() || *end != '\0' || errno != 0 || v >= network::invalid_id || m[0] == '-') {
+    const unsigned long long v = std::strtoull(m.c_str(), nullptr, 10);
+    if (m.empty() || m.find_first_not_of("0123456789") != std::string::npos || errno != 0 ||
+        v >= network::invalid_id) {
       throw config_error("ragasa.management_terminal",
                          "ragasa.management_terminal = '" + m +
                              "' is not valid; allowed: root or a terminal number");

@@ -86,6 +86,13 @@ void fabric::make_offload(const scenario& s, const network::topology& topo,
   hw::ragasa::manager_params mp;
   mp.mini_packet_header_bytes = s.ragasa.mini_packet_header_bytes;
   mp.mini_packet_child_bytes = s.ragasa.mini_packet_child_bytes;
+  if (mp.mini_packet_header_bytes > s.nic.packet_bytes) {
+    throw config_error(
+        "ragasa.mini_packet_header_bytes",
+        "ragasa.mini_packet_header_bytes = " + std::to_string(mp.mini_packet_header_bytes) +
+            " exceeds one packet; allowed: at most network.packet_bytes = " +
+            std::to_string(s.nic.packet_bytes));
+  }
   for (uint32_t r = 0; r < nr; ++r) {
     if (hw::ragasa::mini_packet_bytes(mp, tree.children[r].size()) > s.nic.packet_bytes) {
       throw config_error("ragasa.mini_packet_child_bytes",

@@ -201,7 +201,9 @@ nlohmann::json run_scenario(const config& cfg,
   try {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     sim_start = std::chrono::steady_clock::now();
-    if (s.max_time_ns > 0) {
+    if (!sc_core::sc_pending_activity()) {
+      // Nothing to simulate (a one-rank job): another sc_start would only warn.
+    } else if (s.max_time_ns > 0) {
       sc_core::sc_start(sc_core::sc_time(s.max_time_ns, sc_core::SC_NS),
                         sc_core::SC_EXIT_ON_STARVATION);
     } else {
@@ -237,11 +239,13 @@ nlohmann::json run_scenario(const config& cfg,
   r["topology"] = p.topo->describe();
   r["sim_time_ns"] = ns(sc_core::sc_time_stamp());
 
-  double last_done = 0;
+  // From the root's first send to the last other rank holding every byte; 0 without one.
+  double last_done = -1;
   for (uint32_t rank = 0; rank < progress.rank_done.size(); ++rank) {
     if (rank != s.root) last_done = std::max(last_done, ns(progress.rank_done[rank]));
   }
-  const double completion = progress.started ? last_done - ns(progress.first_send) : 0.0;
+  const double completion =
+      progress.started && last_done >= 0 ? last_done - ns(progress.first_send) : 0.0;
   r["collective"] = {{"algorithm", s.algorithm},
                      {"ranks", p.place->num_ranks()},
                      {"root", s.root},

@@ -94,6 +94,11 @@ const std::vector<membership_child>* bcast_unit::children(uint32_t collective_id
   return it == m_table.end() ? nullptr : &it->second;
 }
 
+void bcast_unit::erase_membership(uint32_t collective_id) {
+  m_table.erase(collective_id);
+  m_agenda.push(sc_core::sc_time_stamp(), action{});  // the scheduler looks again
+}
+
 uint64_t bcast_unit::working_memory_used_bytes(uint32_t collective_id) const {
   const auto it = m_collectives.find(collective_id);
   return it == m_collectives.end() ? 0 : it->second.memory_bytes;

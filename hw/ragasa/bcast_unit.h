@@ -136,8 +136,8 @@ class bcast_unit final : public sc_core::sc_module {
 
   // Membership Table: the children of `collective_id`, null without an entry.
   const std::vector<membership_child>* children(uint32_t collective_id) const;
-  // Frees a Membership Table entry (management).
-  void erase_membership(uint32_t collective_id) { m_table.erase(collective_id); }
+  // Frees a Membership Table entry (management); a Mini Packet waiting for room may go.
+  void erase_membership(uint32_t collective_id);
   uint64_t working_memory_used_bytes() const { return m_memory_used; }
   uint64_t working_memory_used_bytes(uint32_t collective_id) const;
   uint32_t rx_queue_packets(uint32_t queue) const { return m_rx[queue].fifo.size(); }
