@@ -1,6 +1,7 @@
 // Test harness of the Ragasa Bcast Unit: a source plays planned packets into the unit's `in`
 // (as the router would) and records the credits it gets back; a sink on `out` records every
-// copy, holds its "link" busy for size_bytes * ps_per_byte and returns its credit.
+// copy, holds its "link" busy for size_bytes * ps_per_byte and returns its credit then (or
+// at credits_not_before_ps, if later: a receiver that frees its buffer late).
 #pragma once
 
 #include "hw/ragasa/bcast_unit.h"
@@ -86,9 +87,12 @@ class bcast_sink final : public sc_core::sc_module, public tlm_net::fw_if {
     uint64_t msg_id;
     uint32_t index;
     uint32_t size;
+    network::router_id unit_router;
+    uint8_t vc;
   };
   std::vector<arrival> got;
   uint64_t ps_per_byte = 100;
+  uint64_t credits_not_before_ps = 0;
 
   bcast_sink(const sc_core::sc_module_name& name, tlm_net::packet_pool& pool)
       : sc_core::sc_module(name), in("in"), m_pool(pool) {
@@ -96,11 +100,13 @@ class bcast_sink final : public sc_core::sc_module, public tlm_net::fw_if {
   }
   tlm::tlm_sync_enum nb_transport_fw(tlm_net::packet& p, tlm::tlm_phase&,
                                      sc_core::sc_time& t) override {
-    got.push_back(arrival{sc_core::sc_time_stamp().value(), p.dst, p.collective_id, p.msg_id,
-                          p.index, p.size_bytes});
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    got.push_back(
+        arrival{now, p.dst, p.collective_id, p.msg_id, p.index, p.size_bytes, p.unit_router, p.vc});
     t = ps(uint64_t{p.size_bytes} * ps_per_byte);  // link busy until the tail left
     tlm::tlm_phase c = tlm_net::CREDIT;
     sc_core::sc_time d = t;
+    if (credits_not_before_ps > now + t.value()) d = ps(credits_not_before_ps - now);
     in->nb_transport_bw(p, c, d);
     m_pool.release(&p);
     return tlm::TLM_ACCEPTED;
