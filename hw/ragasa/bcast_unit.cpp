@@ -95,6 +95,11 @@ const std::vector<membership_child>* bcast_unit::children(uint32_t collective_id
 }
 
 void bcast_unit::erase_membership(uint32_t collective_id) {
+  // Descriptors and stored packets of the collective still need its child list.
+  if (working_memory_used_bytes(collective_id) > 0) {
+    SC_REPORT_ERROR(name(), "erase_membership: the collective still has data in Working Memory");
+    return;
+  }
   m_table.erase(collective_id);
   m_agenda.push(sc_core::sc_time_stamp(), action{});  // the scheduler looks again
 }
@@ -314,7 +319,8 @@ void bcast_unit::generate() {
   while (!m_generating && !m_gen_queue.empty() && sc_core::sc_time_stamp() >= m_gen_free) {
     const uint32_t b = m_gen_queue.front();
     batch& bt = m_batches[b];
-    const std::vector<membership_child>& kids = m_table[bt.collective];
+    const auto entry = m_table.find(bt.collective);  // present: batches wait for their MP
+    const std::vector<membership_child>& kids = entry->second;
     const auto n = static_cast<uint32_t>(kids.size());
     if (n == 0) {  // nobody to send to: completion at once
       for (uint32_t k = 0; k < bt.pkts.size(); ++k) release_packet(bt, k);
