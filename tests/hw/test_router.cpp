@@ -25,6 +25,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace bcastsim;
@@ -666,10 +667,19 @@ BOOST_AUTO_TEST_CASE(router_packet_for_a_unit_at_a_router_without_one_is_an_erro
     wait_until(1000);
     self.peers[0]->send(spec{0, 0, 0, 64, 1, hops(0, 0)});
   };
-  BOOST_CHECK_EXCEPTION(sc_core::sc_start(), sc_core::sc_report, [](const sc_core::sc_report& r) {
-    return std::string(r.get_msg()).find("a router without one") != std::string::npos;
-  });
-  BOOST_TEST(sc_core::sc_time_stamp().value() == 11000u);  // raised when routed
+  // The error is recorded, not thrown: an exception unwinding a method after a SystemC
+  // thread has switched stacks is reported by ASan as a (false) stack-buffer-overflow.
+  static std::vector<std::pair<std::string, uint64_t>> errors;
+  sc_core::sc_report_handler::set_handler(
+      [](const sc_core::sc_report& r, const sc_core::sc_actions&) {
+        if (r.get_severity() == sc_core::SC_ERROR)
+          errors.emplace_back(r.get_msg(), sc_core::sc_time_stamp().value());
+      });
+  sc_core::sc_start();
+  sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
+  BOOST_TEST_REQUIRE(errors.size() == 1u);
+  BOOST_TEST(errors[0].first.find("a router without one") != std::string::npos);
+  BOOST_TEST(errors[0].second == 11000u);  // raised when routed
 }
 
 BOOST_AUTO_TEST_CASE(router_describe_stall_names_the_unit_port) {
