@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include "cli_runner.h"
+#include "vcd_reader.h"
 
 #include <sys/wait.h>
 
@@ -115,53 +116,9 @@ BOOST_AUTO_TEST_CASE(vcd_of_a_router_and_a_nic_has_changing_signals) {
   const outcome o =
       run_cli("run -q --vcd " + dir + "/w.vcd --set trace.blocks=router_0,nic_0 --out " + dir);
   BOOST_TEST(o.code == 0, o.output);
-  std::ifstream in(dir + "/w.vcd");
-  BOOST_REQUIRE(in.good());
-  // Header: $var <kind> <width> <id> <name> ... $end inside $scope blocks.
-  std::map<std::string, std::string> names;  // id -> scoped name
-  std::vector<std::string> scope;
-  std::string line;
-  bool header_done = false;
-  while (!header_done && std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string tok;
-    ls >> tok;
-    if (tok == "$scope") {
-      std::string kind, name;
-      ls >> kind >> name;
-      scope.push_back(name);
-    } else if (tok == "$upscope") {
-      scope.pop_back();
-    } else if (tok == "$var") {
-      std::string kind, width, id, name;
-      ls >> kind >> width >> id >> name;
-      std::string full;
-      for (const auto& s : scope) full += s + ".";
-      names[id] = full + name;
-    } else if (tok == "$enddefinitions") {
-      header_done = true;
-    }
-  }
-  BOOST_REQUIRE(header_done);
-  BOOST_TEST(names.size() > 10u);
-  // Value changes after the initial dump: "b0101 id" for vectors, "1id" for scalars.
-  std::map<std::string, int> changes;
-  bool after_zero = false;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    if (line[0] == '#') {
-      after_zero = line != "#0";
-      continue;
-    }
-    if (!after_zero) continue;
-    std::string id;
-    if (line[0] == 'b') {
-      id = line.substr(line.find(' ') + 1);
-    } else if (line[0] == '0' || line[0] == '1') {
-      id = line.substr(1);
-    }
-    if (names.count(id)) ++changes[names[id]];
-  }
+  const bcastsim::test::vcd_summary v = bcastsim::test::read_vcd(dir + "/w.vcd");
+  BOOST_TEST(v.names.size() > 10u);
+  const std::map<std::string, int>& changes = v.changes;
   auto changed = [&](const std::string& part) {
     for (const auto& [name, n] : changes) {
       if (contains(name, part) && n > 0) return true;

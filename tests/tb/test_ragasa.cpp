@@ -13,6 +13,7 @@
 #include "cli_runner.h"
 #include "tb/plan.h"
 #include "tb/simulation.h"
+#include "vcd_reader.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -187,62 +188,6 @@ network::port_id port_to_terminal(const network::topology& topo, network::termin
   }
   BOOST_FAIL("terminal " << t << " has no port");
   return 0;
-}
-
-// Reads a VCD's header: id -> full dotted name (scopes joined by '.', then the variable with
-// its [msb:lsb] when it has one, as GTKWave names it), and counts each id's value changes
-// after time 0.
-struct vcd_summary {
-  std::map<std::string, std::string> names;  // id -> name
-  std::map<std::string, int> changes;        // name -> changes after #0
-};
-
-vcd_summary read_vcd(const std::string& path) {
-  std::ifstream in(path);
-  BOOST_REQUIRE_MESSAGE(in.good(), "cannot read " << path);
-  vcd_summary v;
-  std::vector<std::string> scope;
-  std::string line;
-  bool header_done = false;
-  while (!header_done && std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string tok;
-    ls >> tok;
-    if (tok == "$scope") {
-      std::string kind, name;
-      ls >> kind >> name;
-      scope.push_back(name);
-    } else if (tok == "$upscope") {
-      scope.pop_back();
-    } else if (tok == "$var") {
-      std::string kind, width, id, name, range;
-      ls >> kind >> width >> id >> name >> range;
-      std::string full;
-      for (const std::string& s : scope) full += s + ".";
-      v.names[id] = full + name + (range != "$end" ? range : "");
-    } else if (tok == "$enddefinitions") {
-      header_done = true;
-    }
-  }
-  BOOST_REQUIRE(header_done);
-  bool after_zero = false;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    if (line[0] == '#') {
-      after_zero = line != "#0";
-      continue;
-    }
-    if (!after_zero) continue;
-    std::string id;
-    if (line[0] == 'b') {
-      id = line.substr(line.find(' ') + 1);
-    } else if (line[0] == '0' || line[0] == '1') {
-      id = line.substr(1);
-    }
-    const auto it = v.names.find(id);
-    if (it != v.names.end()) ++v.changes[it->second];
-  }
-  return v;
 }
 
 }  // namespace
@@ -490,7 +435,7 @@ BOOST_AUTO_TEST_CASE(vcd_of_unit_0_shows_its_stages) {
       run_cli("run -q --set collective.algorithm=ragasa --set trace.blocks=unit_0,router_0 --vcd " +
               vcd + " --out " + dir);
   BOOST_TEST_REQUIRE(o.code == 0, o.output);
-  const vcd_summary v = read_vcd(vcd);
+  const test::vcd_summary v = test::read_vcd(vcd);
   std::set<std::string> declared;
   for (const auto& [id, name] : v.names) declared.insert(name);
   for (const char* s :

@@ -1,0 +1,71 @@
+// Test helper: reads a VCD written by bcastsim (SystemC's VCD writer) into the signal names
+// and how often each changes after time 0.
+#pragma once
+
+#include <boost/test/unit_test.hpp>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace bcastsim::test {
+
+// Reads a VCD's header: id -> full dotted name (scopes joined by '.', then the variable with
+// its [msb:lsb] when it has one, as GTKWave names it), and counts each id's value changes
+// after time 0.
+struct vcd_summary {
+  std::map<std::string, std::string> names;  // id -> name
+  std::map<std::string, int> changes;        // name -> changes after #0
+};
+
+inline vcd_summary read_vcd(const std::string& path) {
+  std::ifstream in(path);
+  BOOST_REQUIRE_MESSAGE(in.good(), "cannot read " << path);
+  vcd_summary v;
+  std::vector<std::string> scope;
+  std::string line;
+  bool header_done = false;
+  while (!header_done && std::getline(in, line)) {
+    std::istringstream ls(line);
+    std::string tok;
+    ls >> tok;
+    if (tok == "$scope") {
+      std::string kind, name;
+      ls >> kind >> name;
+      scope.push_back(name);
+    } else if (tok == "$upscope") {
+      scope.pop_back();
+    } else if (tok == "$var") {
+      std::string kind, width, id, name, range;
+      ls >> kind >> width >> id >> name >> range;
+      std::string full;
+      for (const std::string& s : scope) full += s + ".";
+      v.names[id] = full + name + (range != "$end" ? range : "");
+    } else if (tok == "$enddefinitions") {
+      header_done = true;
+    }
+  }
+  BOOST_REQUIRE(header_done);
+  bool after_zero = false;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      after_zero = line != "#0";
+      continue;
+    }
+    if (!after_zero) continue;
+    std::string id;
+    if (line[0] == 'b') {
+      id = line.substr(line.find(' ') + 1);
+    } else if (line[0] == '0' || line[0] == '1') {
+      id = line.substr(1);
+    }
+    const auto it = v.names.find(id);
+    if (it != v.names.end()) ++v.changes[it->second];
+  }
+  return v;
+}
+
+}  // namespace bcastsim::test
