@@ -138,11 +138,7 @@ tlm::tlm_sync_enum host_nic::nb_transport_bw(uint32_t, packet& p, tlm::tlm_phase
 void host_nic::deliver(packet* p) {
   const sc_time now = sc_core::sc_time_stamp();
   m_eject_bytes[p->vc] -= p->size_bytes;
-  m_credit_token.vc = p->vc;
-  m_credit_token.size_bytes = p->size_bytes;
-  tlm::tlm_phase cph = tlm_net::CREDIT;
-  sc_time ct = sc_core::SC_ZERO_TIME;
-  in->nb_transport_bw(m_credit_token, cph, ct);
+  tlm_net::return_credit(in, m_credit_token, p->vc, p->size_bytes);
 
   ++packets_delivered;
   latency_ps.sample(static_cast<double>((now - p->injected).value()));

@@ -175,11 +175,7 @@ void bcast_unit::move_ri() {
     }
     // The packet has left the RI: its buffer space goes back to the router.
     m_in_bytes[p->vc] -= p->size_bytes;
-    m_credit_token.vc = p->vc;
-    m_credit_token.size_bytes = p->size_bytes;
-    tlm::tlm_phase cph = tlm_net::CREDIT;
-    sc_time ct = sc_core::SC_ZERO_TIME;
-    in->nb_transport_bw(m_credit_token, cph, ct);
+    tlm_net::return_credit(in, m_credit_token, p->vc, p->size_bytes);
   }
 }
 

@@ -330,12 +330,7 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   ip.busy_until = in_port == m_unit_port && m_unit_ps_per_byte > 0 ? input_free : now + t;
 
   // The input buffer frees when the tail has left, at now + t.
-  packet& token = m_credit_tokens[in_port];
-  token.vc = static_cast<uint8_t>(vc);
-  token.size_bytes = bytes;
-  tlm::tlm_phase cph = tlm_net::CREDIT;
-  sc_time ct = t;
-  in[in_port]->nb_transport_bw(token, cph, ct);
+  tlm_net::return_credit(in[in_port], m_credit_tokens[in_port], static_cast<uint8_t>(vc), bytes, t);
   if (m_trace) m_agenda.push(now + t, action{});  // waveforms show the output freeing on time
 }
 
