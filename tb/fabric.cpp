@@ -112,7 +112,7 @@ void fabric::make_offload(const scenario& s, const network::topology& topo,
     units.push_back(std::make_unique<hw::ragasa::bcast_unit>(
         ("unit_" + id).c_str(), topo.terminals_of(r).front(), s.ragasa.unit, pool, memberships[r],
         &routing));
-    hw::ragasa::bcast_unit& u = *units.back();
+    hw::ragasa::bcast_unit_base& u = *units.back();
     hw::router& rt = *routers[r];
     unit_links.push_back(
         std::make_unique<tlm_net::link>(("link_r" + id + "_unit").c_str(), s.ragasa.port));

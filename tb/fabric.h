@@ -47,7 +47,7 @@ class fabric final : public sc_core::sc_module {
   std::unique_ptr<tlm_net::null_endpoint> unconnected;
   // Ragasa offload (empty without offload broadcasts).
   std::vector<hw::ragasa::membership_source> memberships;      // [router]
-  std::vector<std::unique_ptr<hw::ragasa::bcast_unit>> units;  // [router]
+  std::vector<std::unique_ptr<hw::ragasa::bcast_unit_base>> units;  // [router]
   std::vector<std::unique_ptr<tlm_net::link>> unit_links;      // router ports of the units
   std::unique_ptr<hw::ragasa::manager> manager;
   algorithms::ragasa_tree tree;

@@ -20,7 +20,7 @@ nlohmann::json ragasa_report(const fabric& fab) {
   // Sums over the units, and high-water marks with the unit that reached them.
   uint64_t in = 0, out = 0, bytes = 0, descriptors = 0, stall = 0, hol = 0, ri = 0, active = 0;
   uint64_t peak_memory = 0, peak_rx = 0, peak_wq = 0, peak_sq = 0, peak_table = 0;
-  const hw::ragasa::bcast_unit* busiest = nullptr;
+  const hw::ragasa::bcast_unit_base* busiest = nullptr;
   for (const auto& u : fab.units) {
     in += u->packets_in.value;
     out += u->packets_out.value;

@@ -30,11 +30,8 @@ struct bcast_unit::trace_mirror {
 bcast_unit::bcast_unit(const sc_core::sc_module_name& name, network::terminal_id terminal,
                        const bcast_unit_params& params, tlm_net::packet_pool& pool,
                        const membership_source& membership, const network::routing_policy* routing)
-    : sc_core::sc_module(name),
-      in("in"),
-      out("out"),
+    : bcast_unit_base(name, params),
       m_terminal(terminal),
-      m_params(params),
       m_pool(pool),
       m_source(membership),
       m_routing(routing),
@@ -51,31 +48,6 @@ bcast_unit::bcast_unit(const sc_core::sc_module_name& name, network::terminal_id
   m_bw.bind_owner(this, 0);
   in.bind(m_fw);
   out.bind(m_bw);
-  m_stats.declare("packets_in", "packets", "packets received from the router", packets_in);
-  m_stats.declare("packets_out", "packets", "copies sent back into the router", packets_out);
-  m_stats.declare("mini_packets", "packets", "Mini Packets parsed into the Membership Table",
-                  mini_packets);
-  m_stats.declare("descriptors", "descriptors", "descriptors generated (one per child)",
-                  descriptors);
-  m_stats.declare("bytes_replicated", "bytes", "bytes of the copies sent", bytes_replicated);
-  m_stats.declare("rx_queue_peak_packets", "packets", "high-water mark of one Rx-queue",
-                  rx_queue_peak_packets);
-  m_stats.declare("membership_peak_entries", "entries", "high-water mark of the Membership Table",
-                  membership_peak_entries);
-  m_stats.declare("working_memory_peak_bytes", "bytes", "high-water mark of Working Memory",
-                  working_memory_peak_bytes);
-  m_stats.declare("work_queue_peak_descriptors", "descriptors",
-                  "high-water mark of the Work Queue Element", work_queue_peak_descriptors);
-  m_stats.declare("send_queue_peak_descriptors", "descriptors",
-                  "high-water mark of dispatched descriptors at the Send Packet Scheduler",
-                  send_queue_peak_descriptors);
-  m_stats.declare("memory_stall_ps", "ps", "time head data packets waited for Working Memory",
-                  memory_stall_ps);
-  m_stats.declare("rx_hol_blocked_ps", "ps",
-                  "time packets sat behind an Rx-queue head waiting for Working Memory",
-                  rx_hol_blocked_ps);
-  m_stats.declare("ri_blocked_ps", "ps", "time the RI was blocked by a full Rx-queue",
-                  ri_blocked_ps);
   SC_METHOD(on_wakeup);
   sensitive << m_wakeup;
   dont_initialize();

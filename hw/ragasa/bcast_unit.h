@@ -44,6 +44,7 @@
 // the unit's own Membership Table, which is what the data path reads.
 #pragma once
 
+#include "hw/ragasa/bcast_unit_base.h"
 #include "network/routing.h"
 #include "tlm/packet.h"
 #include "tlm/packet_pool.h"
@@ -61,63 +62,8 @@
 
 namespace bcastsim::hw::ragasa {
 
-struct bcast_unit_params {
-  double clock_mhz = 1000.0;
-  uint32_t rx_queues = 4;
-  uint32_t rx_queue_packets = 8;  // depth of each Rx-queue
-  uint64_t working_memory_bytes = 65536;
-  uint32_t membership_entries = 64;            // collectives the Membership Table holds
-  uint64_t descriptor_threshold_bytes = 4096;  // bytes of a message before descriptors
-  uint32_t work_queue_descriptors = 16;        // Work Queue Element capacity
-  uint32_t send_queue_descriptors = 8;         // dispatched descriptors the SPS holds
-  uint32_t ri_cycles = 4;                      // Receive Interface: flits -> packet
-  uint32_t scheduler_cycles = 2;               // Receive Packet Scheduler, per packet
-  uint32_t descriptor_cycles = 2;              // descriptor generation, per descriptor
-  uint32_t dispatch_cycles = 2;                // Dispatcher, per descriptor
-  uint32_t send_cycles = 4;                    // Send Packet Scheduler + SI, per packet
-  uint32_t packet_bytes = 512;                 // largest packet
-  uint32_t input_buffer_bytes = 16384;         // RI buffer per VC: the router's credits
-  uint32_t output_buffer_bytes = 16384;        // the router's VC 0 buffer behind `out`
-  uint32_t vcs = 3;
-  uint64_t seed = 1;  // routing entropy of the copies, with the unit's terminal
-};
-
-// One child of a collective at this unit: a terminal attached to the router, or the Bcast
-// Unit of a neighbouring router (unit_router), reached by routing toward `dst`, one of that
-// router's terminals.
-struct membership_child {
-  network::terminal_id dst = network::invalid_id;
-  network::router_id unit_router = network::invalid_id;
-};
-
-// Told when a Mini Packet has been parsed into the Membership Table (the management node
-// counts them to know when set-up is complete).
-class membership_listener {
+class bcast_unit final : public bcast_unit_base {
  public:
-  virtual ~membership_listener() = default;
-  virtual void on_membership(uint32_t collective_id) = 0;
-};
-
-// What the management node's Mini Packets carry, keyed by collective_id (see file comment).
-class membership_source {
- public:
-  void set(uint32_t collective_id, std::vector<membership_child> children) {
-    m_children[collective_id] = std::move(children);
-  }
-  const std::vector<membership_child>* find(uint32_t collective_id) const {
-    const auto it = m_children.find(collective_id);
-    return it == m_children.end() ? nullptr : &it->second;
-  }
-
- private:
-  std::map<uint32_t, std::vector<membership_child>> m_children;
-};
-
-class bcast_unit final : public sc_core::sc_module {
- public:
-  tlm_net::target_socket in;      // from the router's port to the unit
-  tlm_net::initiator_socket out;  // back into the router
-
   // `terminal` names the unit as the source of routing entropy; `routing` (may be null)
   // initialises the route state of the copies, as a NIC does.
   bcast_unit(const sc_core::sc_module_name& name, network::terminal_id terminal,
@@ -126,8 +72,6 @@ class bcast_unit final : public sc_core::sc_module {
   ~bcast_unit() override;
   SC_HAS_PROCESS(bcast_unit);
 
-  void set_listener(membership_listener* l) { m_listener = l; }
-  const bcast_unit_params& params() const { return m_params; }
 
   tlm::tlm_sync_enum nb_transport_fw(uint32_t, tlm_net::packet& p, tlm::tlm_phase& ph,
                                      sc_core::sc_time& t);
@@ -142,25 +86,9 @@ class bcast_unit final : public sc_core::sc_module {
   uint64_t working_memory_used_bytes(uint32_t collective_id) const;
   uint32_t rx_queue_packets(uint32_t queue) const { return m_rx[queue].fifo.size(); }
 
-  bool idle() const;
-  bool describe_stall(std::ostream& os) const;
-  void trace(const tlm_net::trace_window& window, const std::string& prefix);
-
-  // Statistics.
-  tlm_net::counter packets_in;
-  tlm_net::counter packets_out;
-  tlm_net::counter mini_packets;
-  tlm_net::counter descriptors;
-  tlm_net::counter bytes_replicated;
-  tlm_net::counter rx_queue_peak_packets;      // high-water mark of one Rx-queue
-  tlm_net::counter membership_peak_entries;    // high-water mark of the Membership Table
-  tlm_net::counter working_memory_peak_bytes;  // high-water mark
-  tlm_net::counter work_queue_peak_descriptors;
-  tlm_net::counter send_queue_peak_descriptors;
-  tlm_net::counter memory_stall_ps;    // head data packets waiting for memory
-  tlm_net::counter rx_hol_blocked_ps;  // packets queued behind such a head
-  tlm_net::counter ri_blocked_ps;      // RI blocked by a full Rx-queue
-  const tlm_net::stat_group& stats() const { return m_stats; }
+  bool idle() const override;
+  bool describe_stall(std::ostream& os) const override;
+  void trace(const tlm_net::trace_window& window, const std::string& prefix) override;
 
  private:
   enum class action_kind : uint8_t {
@@ -232,10 +160,8 @@ class bcast_unit final : public sc_core::sc_module {
   void sample_trace();
 
   network::terminal_id m_terminal;
-  bcast_unit_params m_params;
   tlm_net::packet_pool& m_pool;
   const membership_source& m_source;
-  membership_listener* m_listener = nullptr;
   const network::routing_policy* m_routing;
   sc_core::sc_time m_period;
 
@@ -274,7 +200,6 @@ class bcast_unit final : public sc_core::sc_module {
 
   sc_core::sc_event m_wakeup;
   tlm_net::timed_queue<action> m_agenda;
-  tlm_net::stat_group m_stats;
   std::unique_ptr<trace_mirror> m_trace;
 };
 

@@ -1,0 +1,35 @@
+#include "hw/ragasa/bcast_unit_base.h"
+
+namespace bcastsim::hw::ragasa {
+
+bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name,
+                                 const bcast_unit_params& params)
+    : sc_core::sc_module(name), in("in"), out("out"), m_params(params) {
+  m_stats.declare("packets_in", "packets", "packets received from the router", packets_in);
+  m_stats.declare("packets_out", "packets", "copies sent back into the router", packets_out);
+  m_stats.declare("mini_packets", "packets", "Mini Packets parsed into the Membership Table",
+                  mini_packets);
+  m_stats.declare("descriptors", "descriptors", "descriptors generated (one per child)",
+                  descriptors);
+  m_stats.declare("bytes_replicated", "bytes", "bytes of the copies sent", bytes_replicated);
+  m_stats.declare("rx_queue_peak_packets", "packets", "high-water mark of one Rx-queue",
+                  rx_queue_peak_packets);
+  m_stats.declare("membership_peak_entries", "entries", "high-water mark of the Membership Table",
+                  membership_peak_entries);
+  m_stats.declare("working_memory_peak_bytes", "bytes", "high-water mark of Working Memory",
+                  working_memory_peak_bytes);
+  m_stats.declare("work_queue_peak_descriptors", "descriptors",
+                  "high-water mark of the Work Queue Element", work_queue_peak_descriptors);
+  m_stats.declare("send_queue_peak_descriptors", "descriptors",
+                  "high-water mark of dispatched descriptors at the Send Packet Scheduler",
+                  send_queue_peak_descriptors);
+  m_stats.declare("memory_stall_ps", "ps", "time head data packets waited for Working Memory",
+                  memory_stall_ps);
+  m_stats.declare("rx_hol_blocked_ps", "ps",
+                  "time packets sat behind an Rx-queue head waiting for Working Memory",
+                  rx_hol_blocked_ps);
+  m_stats.declare("ri_blocked_ps", "ps", "time the RI was blocked by a full Rx-queue",
+                  ri_blocked_ps);
+}
+
+}  // namespace bcastsim::hw::ragasa

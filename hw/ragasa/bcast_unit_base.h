@@ -1,0 +1,109 @@
+// What the fabric, the reports and the co-simulation harness see of a Bcast Unit, whichever
+// model implements it: the SystemC model (bcast_unit) or its verilated RTL (bcast_unit_rtl).
+// Both take packets on `in` from the router's unit port and inject their copies on `out`,
+// with the same parameters, statistics and stall diagnosis.
+#pragma once
+
+#include "network/topology.h"
+#include "tlm/packet.h"
+#include "tlm/statistics.h"
+#include "tlm/trace_window.h"
+
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <systemc>
+#include <vector>
+
+namespace bcastsim::hw::ragasa {
+
+struct bcast_unit_params {
+  double clock_mhz = 1000.0;
+  uint32_t rx_queues = 4;
+  uint32_t rx_queue_packets = 8;  // depth of each Rx-queue
+  uint64_t working_memory_bytes = 65536;
+  uint32_t membership_entries = 64;            // collectives the Membership Table holds
+  uint64_t descriptor_threshold_bytes = 4096;  // bytes of a message before descriptors
+  uint32_t work_queue_descriptors = 16;        // Work Queue Element capacity
+  uint32_t send_queue_descriptors = 8;         // dispatched descriptors the SPS holds
+  uint32_t ri_cycles = 4;                      // Receive Interface: flits -> packet
+  uint32_t scheduler_cycles = 2;               // Receive Packet Scheduler, per packet
+  uint32_t descriptor_cycles = 2;              // descriptor generation, per descriptor
+  uint32_t dispatch_cycles = 2;                // Dispatcher, per descriptor
+  uint32_t send_cycles = 4;                    // Send Packet Scheduler + SI, per packet
+  uint32_t packet_bytes = 512;                 // largest packet
+  uint32_t input_buffer_bytes = 16384;         // RI buffer per VC: the router's credits
+  uint32_t output_buffer_bytes = 16384;        // the router's VC 0 buffer behind `out`
+  uint32_t vcs = 3;
+  uint64_t seed = 1;  // routing entropy of the copies, with the unit's terminal
+};
+
+// One child of a collective at this unit: a terminal attached to the router, or the Bcast
+// Unit of a neighbouring router (unit_router), reached by routing toward `dst`, one of that
+// router's terminals.
+struct membership_child {
+  network::terminal_id dst = network::invalid_id;
+  network::router_id unit_router = network::invalid_id;
+};
+
+// Told when a Mini Packet has been parsed into the Membership Table (the management node
+// counts them to know when set-up is complete).
+class membership_listener {
+ public:
+  virtual ~membership_listener() = default;
+  virtual void on_membership(uint32_t collective_id) = 0;
+};
+
+// What the management node's Mini Packets carry, keyed by collective_id (see file comment).
+class membership_source {
+ public:
+  void set(uint32_t collective_id, std::vector<membership_child> children) {
+    m_children[collective_id] = std::move(children);
+  }
+  const std::vector<membership_child>* find(uint32_t collective_id) const {
+    const auto it = m_children.find(collective_id);
+    return it == m_children.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::map<uint32_t, std::vector<membership_child>> m_children;
+};
+
+class bcast_unit_base : public sc_core::sc_module {
+ public:
+  tlm_net::target_socket in;      // from the router's port to the unit
+  tlm_net::initiator_socket out;  // back into the router
+
+  void set_listener(membership_listener* l) { m_listener = l; }
+  const bcast_unit_params& params() const { return m_params; }
+
+  virtual bool idle() const = 0;
+  // Writes what holds the unit up; false (and nothing written) when it is idle.
+  virtual bool describe_stall(std::ostream& os) const = 0;
+  virtual void trace(const tlm_net::trace_window& window, const std::string& prefix) = 0;
+
+  // Statistics.
+  tlm_net::counter packets_in;
+  tlm_net::counter packets_out;
+  tlm_net::counter mini_packets;
+  tlm_net::counter descriptors;
+  tlm_net::counter bytes_replicated;
+  tlm_net::counter rx_queue_peak_packets;      // high-water mark of one Rx-queue
+  tlm_net::counter membership_peak_entries;    // high-water mark of the Membership Table
+  tlm_net::counter working_memory_peak_bytes;  // high-water mark
+  tlm_net::counter work_queue_peak_descriptors;
+  tlm_net::counter send_queue_peak_descriptors;
+  tlm_net::counter memory_stall_ps;    // head data packets waiting for memory
+  tlm_net::counter rx_hol_blocked_ps;  // packets queued behind such a head
+  tlm_net::counter ri_blocked_ps;      // RI blocked by a full Rx-queue
+  const tlm_net::stat_group& stats() const { return m_stats; }
+
+ protected:
+  bcast_unit_base(const sc_core::sc_module_name& name, const bcast_unit_params& params);
+
+  bcast_unit_params m_params;
+  membership_listener* m_listener = nullptr;
+  tlm_net::stat_group m_stats;
+};
+
+}  // namespace bcastsim::hw::ragasa
