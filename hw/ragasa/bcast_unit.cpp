@@ -55,10 +55,13 @@ bcast_unit::bcast_unit(const sc_core::sc_module_name& name, network::terminal_id
 
 bcast_unit::~bcast_unit() = default;
 
-sc_time bcast_unit::after(uint32_t cycles) const {
+sc_time bcast_unit::edge(const sc_time& t) const {
   const sc_dt::uint64 period = m_period.value();
-  const sc_dt::uint64 edge = (sc_core::sc_time_stamp().value() + period - 1) / period * period;
-  return sc_time::from_value(edge) + m_period * cycles;
+  return sc_time::from_value((t.value() + period - 1) / period * period);
+}
+
+sc_time bcast_unit::after(uint32_t cycles) const {
+  return edge(sc_core::sc_time_stamp()) + m_period * cycles;
 }
 
 const std::vector<membership_child>* bcast_unit::children(uint32_t collective_id) const {
@@ -97,13 +100,10 @@ tlm::tlm_sync_enum bcast_unit::nb_transport_fw(uint32_t, packet& p, tlm::tlm_pha
   ++m_in_flight;
   // The RI assembles the packet once its tail is in.
   const sc_time now = sc_core::sc_time_stamp();
-  const sc_dt::uint64 period = m_period.value();
-  const sc_time tail = p.tail_time > now ? p.tail_time : now;
-  const sc_time edge = sc_time::from_value((tail.value() + period - 1) / period * period);
   action a;
   a.kind = action_kind::assembled;
   a.pkt = &p;
-  m_agenda.push(edge + m_period * m_params.ri_cycles, a);
+  m_agenda.push(edge(p.tail_time > now ? p.tail_time : now) + m_period * m_params.ri_cycles, a);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -117,7 +117,8 @@ tlm::tlm_sync_enum bcast_unit::nb_transport_bw(uint32_t, packet& p, tlm::tlm_pha
   a.kind = action_kind::credit;
   a.vc = p.vc;
   a.bytes = p.size_bytes;
-  m_agenda.push(sc_core::sc_time_stamp() + t, a);
+  // The SI is clocked: a credit counts from the clock edge after it arrives.
+  m_agenda.push(edge(sc_core::sc_time_stamp() + t), a);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -182,6 +183,7 @@ void bcast_unit::schedule() {
       continue;
     }
     packet* p = q.fifo.pop();
+    if (m_observer) m_observer->on_scheduled(*p, qi);
     if (q.stalled) {
       memory_stall_ps += (now - q.stall_since).value();
       q.stalled = false;
@@ -227,6 +229,7 @@ void bcast_unit::store(packet* p) {
       membership_peak_entries.value = m_table.size();
     m_pool.release(p);
     if (m_listener) m_listener->on_membership(id);
+    if (m_observer) m_observer->on_parsed(id);
     auto it = m_collectives.find(id);
     if (it != m_collectives.end()) {
       for (uint32_t b : it->second.waiting) m_gen_queue.push(b);
@@ -268,6 +271,7 @@ void bcast_unit::close_chunk(uint32_t collective) {
   bt.pkts.swap(c.open);
   c.open.clear();
   c.open_bytes = 0;
+  if (m_observer) m_observer->on_batch(*bt.pkts.front(), static_cast<uint32_t>(bt.pkts.size()));
   if (m_table.count(collective))
     m_gen_queue.push(b);
   else
@@ -320,6 +324,7 @@ void bcast_unit::on_generated(const descriptor& d) {
   m_generating = false;
   m_work_queue.push(d);
   ++descriptors;
+  if (m_observer) m_observer->on_descriptor(*m_batches[d.batch].pkts.front(), d.child);
   if (m_work_queue.size() > work_queue_peak_descriptors.value)
     work_queue_peak_descriptors.value = m_work_queue.size();
 }
@@ -417,7 +422,7 @@ void bcast_unit::inject() {
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_time t = sc_core::SC_ZERO_TIME;
   out->nb_transport_fw(*p, ph, t);
-  m_link_free = now + t;
+  m_link_free = edge(now + t);  // the SI injects on clock edges
   if (t > sc_core::SC_ZERO_TIME) m_agenda.push(m_link_free, action{});
 }
 
@@ -438,6 +443,7 @@ void bcast_unit::on_wakeup() {
       case action_kind::dispatched:
         --m_dispatching;
         m_sps.push_back(descriptor{a.batch, a.child, 0});
+        if (m_observer) m_observer->on_dispatched(*m_batches[a.batch].pkts.front(), a.child);
         if (m_sps.size() > send_queue_peak_descriptors.value)
           send_queue_peak_descriptors.value = m_sps.size();
         break;

@@ -142,7 +142,8 @@ class bcast_unit final : public bcast_unit_base {
   struct trace_mirror;
 
   void on_wakeup();
-  sc_core::sc_time after(uint32_t cycles) const;  // next clock edge + cycles
+  sc_core::sc_time edge(const sc_core::sc_time& t) const;  // the first clock edge at or after t
+  sc_core::sc_time after(uint32_t cycles) const;           // next clock edge + cycles
   bool head_can_go(rx_queue& q, const sc_core::sc_time& now);
   void move_ri();
   void schedule();

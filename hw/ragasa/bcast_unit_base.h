@@ -69,12 +69,30 @@ class membership_source {
   std::map<uint32_t, std::vector<membership_child>> m_children;
 };
 
+// Stage events, for the co-simulation scoreboard (tb/cosim): both models report the same
+// events at the same simulated times. None is set in the fabric (one branch per event).
+class unit_observer {
+ public:
+  virtual ~unit_observer() = default;
+  // The Receive Packet Scheduler took `p` from Rx-queue `queue` (step 2).
+  virtual void on_scheduled(const tlm_net::packet& p, uint32_t queue) = 0;
+  // A Mini Packet's child list entered the Membership Table (step 3).
+  virtual void on_parsed(uint32_t collective_id) = 0;
+  // `packets` stored packets, the first `first`, closed into a batch (step 4).
+  virtual void on_batch(const tlm_net::packet& first, uint32_t packets) = 0;
+  // A descriptor of the batch that starts with `first`, for `child`, entered the Work Queue
+  // Element (step 5), and left the Dispatcher for the Send Packet Scheduler (steps 6-7).
+  virtual void on_descriptor(const tlm_net::packet& first, const membership_child& child) = 0;
+  virtual void on_dispatched(const tlm_net::packet& first, const membership_child& child) = 0;
+};
+
 class bcast_unit_base : public sc_core::sc_module {
  public:
   tlm_net::target_socket in;      // from the router's port to the unit
   tlm_net::initiator_socket out;  // back into the router
 
   void set_listener(membership_listener* l) { m_listener = l; }
+  void set_observer(unit_observer* o) { m_observer = o; }
   const bcast_unit_params& params() const { return m_params; }
 
   virtual bool idle() const = 0;
@@ -103,6 +121,7 @@ class bcast_unit_base : public sc_core::sc_module {
 
   bcast_unit_params m_params;
   membership_listener* m_listener = nullptr;
+  unit_observer* m_observer = nullptr;
   tlm_net::stat_group m_stats;
 };
 
