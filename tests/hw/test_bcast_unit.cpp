@@ -1,7 +1,10 @@
 // hw/ragasa: the Bcast Unit alone, between a scripted source (the router's port into the
 // unit) and a recording sink (the router's port out of it). Default timing: 1 GHz clock
 // (1000 ps), RI 4, scheduler 2, descriptor 2, dispatch 2, send 4 cycles; the sink's link is
-// busy 100 ps per byte (51200 ps for 512 B).
+// busy 100 ps per byte (51200 ps for 512 B). The Send Interface is clocked: after a copy is
+// injected at t the link counts as free at the first clock edge at or after t + 51200, and a
+// returned credit counts from the first edge at or after its arrival. Copies are injected on
+// edges, so back-to-back 512 B copies leave 52000 ps apart.
 #include "hw/ragasa/bcast_unit.h"
 
 #include <boost/test/unit_test.hpp>
@@ -92,11 +95,12 @@ BOOST_AUTO_TEST_CASE(bcast_unit_one_packet_latency) {
 
   // Tail in at 20000; RI +4 cycles = 24000; scheduler +2 = 26000 (stored, message complete);
   // descriptors +2 = 28000; dispatch child 7 +2 = 30000 (child 9: 32000); send +4 = 34000.
-  // The copy for child 9 is built by 38000 and waits for the link: 34000 + 51200.
+  // The copy for child 9 is built by 38000 and waits for the link: 34000 + 51200 = 85200,
+  // free at the next clock edge, 86000.
   BOOST_TEST_REQUIRE(b.sink.got.size() == 2u);
   BOOST_TEST(b.sink.got[0].at_ps == 34000u);
   BOOST_TEST(b.sink.got[0].dst == 7u);
-  BOOST_TEST(b.sink.got[1].at_ps == 85200u);
+  BOOST_TEST(b.sink.got[1].at_ps == 86000u);
   BOOST_TEST(b.sink.got[1].dst == 9u);
   for (const auto& a : b.sink.got) {
     BOOST_TEST(a.collective == 5u);
@@ -116,9 +120,10 @@ BOOST_AUTO_TEST_CASE(bcast_unit_memory_released_when_last_child_sent) {
   b.source.plans = {plan{10000, mp, 5, 0, 0, 1, 64}, plan{20000, data, 5, 1, 0, 1, 512}};
   std::vector<uint64_t> used;
   b.script = [&](bcast_bench& self) {
-    // Memory is reserved when the scheduler picks the packet (24000); sends at 34000, 85200
-    // and (built 89200, link free) 136400.
-    for (uint64_t t : {23999u, 24001u, 85201u, 136399u, 136401u}) {
+    // Memory is reserved when the scheduler picks the packet (24000); sends at 34000, 86000
+    // (34000 + 51200 = 85200, up to its edge) and, built 86000 -> 90000, when the link frees:
+    // 86000 + 51200 = 137200, up to 138000.
+    for (uint64_t t : {23999u, 24001u, 86001u, 137999u, 138001u}) {
       wait_until(t);
       used.push_back(self.unit.working_memory_used_bytes());
       used.push_back(self.unit.working_memory_used_bytes(5));
@@ -129,7 +134,7 @@ BOOST_AUTO_TEST_CASE(bcast_unit_memory_released_when_last_child_sent) {
   BOOST_TEST(used == (std::vector<uint64_t>{0, 0, 512, 512, 512, 512, 512, 512, 0, 0}),
              boost::test_tools::per_element());
   BOOST_TEST_REQUIRE(b.sink.got.size() == 3u);
-  BOOST_TEST(b.sink.got[2].at_ps == 136400u);
+  BOOST_TEST(b.sink.got[2].at_ps == 138000u);
   BOOST_TEST(b.sink.got[2].dst == 6u);
   check_drained(b);
 }
@@ -160,9 +165,10 @@ BOOST_AUTO_TEST_CASE(bcast_unit_data_waits_for_working_memory) {
   for (size_t i = 0; i < 4; ++i) BOOST_TEST(b.source.credits[i].at_ps == credit[i]);
   BOOST_TEST(b.unit.memory_stall_ps.value == 6000u);
   BOOST_TEST(b.unit.working_memory_peak_bytes.value == 1024u);
-  // Sends: 24000, then each waits for the link (51200 ps per packet).
+  // Sends: 24000, then each waits for the link: 51200 ps rounded up to the next edge, 52000
+  // ps per packet (24000 + 51200 = 75200 -> 76000; 76000 + 51200 = 127200 -> 128000).
   BOOST_TEST_REQUIRE(b.sink.got.size() == 3u);
-  const uint64_t sent[] = {24000, 75200, 126400};
+  const uint64_t sent[] = {24000, 76000, 128000};
   for (uint32_t i = 0; i < 3; ++i) {
     BOOST_TEST(b.sink.got[i].at_ps == sent[i]);
     BOOST_TEST(b.sink.got[i].index == i);
@@ -328,12 +334,12 @@ BOOST_AUTO_TEST_CASE(bcast_unit_send_queue_capacity_limits_dispatch) {
   // p0 stored 26000, p1 28000: the batch closes. Descriptors 30000, 32000, 34000.
   // One dispatched descriptor at a time: c1 dispatched 32000, built 32000 -> 36000 (p0) and
   // 36000 -> 40000 (p1, it leaves the SPS); c2 is dispatched 36000 -> 38000, c3 only when
-  // c2's last packet starts building. Copies leave one per link time (51200 ps):
-  // 36000, 87200, 138400, ... child by child, not interleaved.
+  // c2's last packet starts building. Copies leave one per link time, 51200 ps up to the
+  // next edge (52000 ps): 36000, 88000, 140000, ... child by child, not interleaved.
   BOOST_TEST(generated == (std::vector<uint64_t>{3}), boost::test_tools::per_element());
   BOOST_TEST(order(b) == (std::vector<std::string>{"1:0", "1:1", "2:0", "2:1", "3:0", "3:1"}),
              boost::test_tools::per_element());
-  BOOST_TEST(times(b) == (std::vector<uint64_t>{36000, 87200, 138400, 189600, 240800, 292000}),
+  BOOST_TEST(times(b) == (std::vector<uint64_t>{36000, 88000, 140000, 192000, 244000, 296000}),
              boost::test_tools::per_element());
   BOOST_TEST(b.unit.send_queue_peak_descriptors.value == 1u);
   BOOST_TEST(b.unit.work_queue_peak_descriptors.value == 2u);  // c2 and c3 from 34000
@@ -347,7 +353,7 @@ BOOST_AUTO_TEST_CASE(bcast_unit_send_scheduler_interleaves_packets_across_childr
                     plan{21000, data, 5, 1, 1, 2, 512}};
   std::vector<uint64_t> used;
   b.script = [&](bcast_bench& self) {
-    for (uint64_t t : {138399u, 138401u, 291999u, 292001u}) {
+    for (uint64_t t : {139999u, 140001u, 295999u, 296001u}) {
       wait_until(t);
       used.push_back(self.unit.working_memory_used_bytes());
     }
@@ -356,12 +362,13 @@ BOOST_AUTO_TEST_CASE(bcast_unit_send_scheduler_interleaves_packets_across_childr
 
   // The batch {p0, p1} closes at 28000; descriptors 30000, 32000, 34000, dispatched 32000,
   // 34000, 36000. The SPS serves them round-robin, one packet each: c1 p0 built 32000 ->
-  // 36000 and sent; c2 p0, c3 p0, then c1 p1, c2 p1, c3 p1, one per link time (51200 ps).
+  // 36000 and sent; c2 p0, c3 p0, then c1 p1, c2 p1, c3 p1, one per link time (51200 ps up
+  // to the next edge: 52000 ps).
   BOOST_TEST(order(b) == (std::vector<std::string>{"1:0", "2:0", "3:0", "1:1", "2:1", "3:1"}),
              boost::test_tools::per_element());
-  BOOST_TEST(times(b) == (std::vector<uint64_t>{36000, 87200, 138400, 189600, 240800, 292000}),
+  BOOST_TEST(times(b) == (std::vector<uint64_t>{36000, 88000, 140000, 192000, 244000, 296000}),
              boost::test_tools::per_element());
-  // p0's memory goes with its last copy (138400), p1's with its own (292000).
+  // p0's memory goes with its last copy (140000), p1's with its own (296000).
   BOOST_TEST(used == (std::vector<uint64_t>{1024, 512, 512, 0}), boost::test_tools::per_element());
   BOOST_TEST(b.unit.send_queue_peak_descriptors.value == 3u);
   check_drained(b);
@@ -379,14 +386,15 @@ BOOST_AUTO_TEST_CASE(bcast_unit_child_gets_batches_in_order) {
 
   // Stored 26000, 28000 (batch 0 closes), 30000, 32000 (batch 1 closes). Descriptors b0c1
   // 30000, b0c2 32000, b1c1 34000, b1c2 36000; dispatched 32000, 34000, 36000, 38000: from
-  // 38000 the SPS holds all four. After b0c1 p0 (sent 36000) and b0c2 p0 (87200) the
+  // 38000 the SPS holds all four. After b0c1 p0 (sent 36000) and b0c2 p0 (88000) the
   // round-robin reaches b1c1 and b1c2, but their children still have batch 0 to finish:
-  // b0c1 p1 goes next, then b0c2 p1, and only then batch 1.
+  // b0c1 p1 goes next, then b0c2 p1, and only then batch 1; one copy per 52000 ps (the
+  // 51200 ps link time up to the next edge).
   BOOST_TEST(order(b) ==
                  (std::vector<std::string>{"1:0", "2:0", "1:1", "2:1", "1:2", "2:2", "1:3", "2:3"}),
              boost::test_tools::per_element());
-  BOOST_TEST(times(b) == (std::vector<uint64_t>{36000, 87200, 138400, 189600, 240800, 292000,
-                                                343200, 394400}),
+  BOOST_TEST(times(b) == (std::vector<uint64_t>{36000, 88000, 140000, 192000, 244000, 296000,
+                                                348000, 400000}),
              boost::test_tools::per_element());
   BOOST_TEST(b.unit.send_queue_peak_descriptors.value == 4u);
   check_drained(b);
@@ -404,12 +412,12 @@ BOOST_AUTO_TEST_CASE(bcast_unit_router_child_copy_carries_unit_router) {
   BOOST_TEST_REQUIRE(b.unit.children(5)->size() == 2u);
   BOOST_TEST(b.unit.children(5)->at(1).dst == 7u);
   BOOST_TEST(b.unit.children(5)->at(1).unit_router == 2u);
-  // Timing as bcast_unit_one_packet_latency.
+  // Timing as bcast_unit_one_packet_latency: 34000, then the link is free at 86000.
   BOOST_TEST_REQUIRE(b.sink.got.size() == 2u);
   BOOST_TEST(b.sink.got[0].at_ps == 34000u);
   BOOST_TEST(b.sink.got[0].dst == 4u);
   BOOST_TEST(b.sink.got[0].unit_router == network::invalid_id);
-  BOOST_TEST(b.sink.got[1].at_ps == 85200u);
+  BOOST_TEST(b.sink.got[1].at_ps == 86000u);
   BOOST_TEST(b.sink.got[1].dst == 7u);
   BOOST_TEST(b.sink.got[1].unit_router == 2u);
   for (const auto& a : b.sink.got) {
@@ -458,14 +466,15 @@ BOOST_AUTO_TEST_CASE(bcast_unit_rx_hol_blocked_behind_memory_wait) {
   // p0, p1 stored 16000, 18000 fill the memory. p2 heads Rx-queue 1 waiting for memory
   // from 18000; p3 joins it behind at 19000 (RI 15000 -> 19000). p0 is sent at 24000: p2
   // goes (stall 6000; p3 was blocked behind it 5000) and p3 becomes a head waiting alone
-  // from 26000 until p1 is sent at 75200 (stall 49200, nobody behind).
+  // from 26000 until p1 is sent when the link frees, 24000 + 51200 = 75200 up to its edge,
+  // 76000 (stall 50000, nobody behind).
   BOOST_TEST(b.unit.rx_hol_blocked_ps.value == 5000u);
-  BOOST_TEST(b.unit.memory_stall_ps.value == 6000u + 49200u);
+  BOOST_TEST(b.unit.memory_stall_ps.value == 6000u + 50000u);
   BOOST_TEST(b.unit.ri_blocked_ps.value == 0u);
   BOOST_TEST(b.unit.rx_queue_peak_packets.value == 2u);
-  // p2 stored 26000, built by 80000, sent when the link frees at 126400; p3 picked at
-  // 75200, stored 78000, sent 177600.
-  BOOST_TEST(times(b) == (std::vector<uint64_t>{24000, 75200, 126400, 177600}),
+  // p2 stored 26000, built 76000 -> 80000, sent when the link frees: 76000 + 51200 = 127200,
+  // up to 128000; p3 picked at 76000, stored 78000, sent 128000 + 51200 = 179200 -> 180000.
+  BOOST_TEST(times(b) == (std::vector<uint64_t>{24000, 76000, 128000, 180000}),
              boost::test_tools::per_element());
   check_drained(b);
 }
@@ -492,15 +501,16 @@ BOOST_AUTO_TEST_CASE(bcast_unit_ri_blocked_by_full_rx_queue) {
   // p2 leaves the RI's assembly at 17000 and finds the one-packet Rx-queue full: the RI is
   // blocked until p0 is sent at 24000 and p1 is picked, then p2 moves (7000 ps blocked) and
   // its buffer credit goes back at once. p1 waited 8000 ps for memory; p2 waits from 26000
-  // until p1 is sent at 75200.
+  // until p1 is sent when the link frees, 24000 + 51200 = 75200 up to 76000 (50000 ps).
   BOOST_TEST(b.unit.ri_blocked_ps.value == 7000u);
-  BOOST_TEST(b.unit.memory_stall_ps.value == 8000u + 49200u);
+  BOOST_TEST(b.unit.memory_stall_ps.value == 8000u + 50000u);
   BOOST_TEST(b.unit.rx_hol_blocked_ps.value == 0u);
   BOOST_TEST(queued == (std::vector<uint32_t>{1, 1, 1, 1}), boost::test_tools::per_element());
   BOOST_TEST_REQUIRE(b.source.credits.size() == 4u);
   const uint64_t credit[] = {5000, 14000, 15000, 24000};
   for (size_t i = 0; i < 4; ++i) BOOST_TEST(b.source.credits[i].at_ps == credit[i]);
-  BOOST_TEST(times(b) == (std::vector<uint64_t>{24000, 75200, 126400}),
+  // p2 is stored 78000 and built by 86000; sent 76000 + 51200 = 127200 -> 128000.
+  BOOST_TEST(times(b) == (std::vector<uint64_t>{24000, 76000, 128000}),
              boost::test_tools::per_element());
   check_drained(b);
 }
