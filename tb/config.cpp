@@ -1,6 +1,9 @@
 #include "tb/config.h"
 
 #include "network/routing.h"
+#ifdef BCASTSIM_WITH_VERILATOR
+#include "hw/ragasa/bcast_unit_rtl.h"
+#endif
 
 #include <yaml-cpp/yaml.h>
 
@@ -82,6 +85,18 @@ void read_ragasa(const config& cfg, scenario& s, uint32_t packet) {
   s.ragasa.port.flit_bytes = s.links[0].flit_bytes;
   s.ragasa.mini_packet_header_bytes = u32("ragasa.mini_packet_header_bytes");
   s.ragasa.mini_packet_child_bytes = u32("ragasa.mini_packet_child_bytes");
+  hw::ragasa::parse_unit_model(cfg.text("ragasa.model"), s.ragasa.model);
+  if (s.algorithm == "ragasa" && !hw::ragasa::unit_model_available(s.ragasa.model)) {
+    throw config_error("ragasa.model", "ragasa.model = " + cfg.text("ragasa.model") +
+                                           " needs a build with Verilator (install the Debian "
+                                           "package verilator and rebuild); allowed here: systemc");
+  }
+#ifdef BCASTSIM_WITH_VERILATOR
+  if (s.algorithm == "ragasa" && s.ragasa.model != hw::ragasa::unit_model::systemc) {
+    const std::string err = hw::ragasa::rtl_params_error(u);
+    if (!err.empty()) throw config_error(err.substr(0, err.find(' ')), err);
+  }
+#endif
   const std::string m = cfg.text("ragasa.management_terminal");
   if (m != "root") {
     errno = 0;
@@ -230,6 +245,9 @@ const std::vector<key_info>& schema() {
       u("router.vc_buffer_bytes.global", 32768, 1, 1u << 30, "input VC buffer of global ports"),
       u("router.delay_cycles", 50, 0, 1e6, "router pipeline: routing, allocation, crossbar"),
       r("router.clock_mhz", "1000", 1e-3, 1e6, "router clock"),
+      c("ragasa.model", "systemc", hw::ragasa::unit_model_names(),
+        "the Bcast Unit's model: the SystemC model, or its verilated RTL (rtl/; rtl-fault-* "
+        "have a deliberate fault, for the co-simulation regression)"),
       r("ragasa.clock_mhz", "1000", 1e-3, 1e6, "Bcast Unit clock"),
       u("ragasa.ri_buffer_bytes", 2048, 1, 1u << 30,
         "Receive Interface buffer per VC (the router's credits toward the unit)"),

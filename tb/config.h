@@ -7,6 +7,7 @@
 #include "hw/nic/host.h"
 #include "hw/nic/host_nic.h"
 #include "hw/ragasa/bcast_unit.h"
+#include "hw/ragasa/unit_factory.h"
 #include "hw/router/router.h"
 #include "network/dragonfly.h"
 #include "network/placement.h"
@@ -77,6 +78,7 @@ struct traffic_config {
 // Ragasa's in-router broadcast offload (hw/ragasa): the Bcast Unit of every router, its
 // port into the router, and the management node's Mini Packets.
 struct ragasa_config {
+  hw::ragasa::unit_model model = hw::ragasa::unit_model::systemc;
   hw::ragasa::bcast_unit_params unit;
   tlm_net::link_params port;  // each direction of the unit's router port
   uint32_t mini_packet_header_bytes = 16;

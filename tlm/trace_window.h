@@ -3,6 +3,7 @@
 // mirrors hold still and the VCD records nothing.
 #pragma once
 
+#include <string>
 #include <systemc>
 
 namespace bcastsim::tlm_net {
@@ -11,6 +12,8 @@ struct trace_window {
   sc_core::sc_trace_file* file = nullptr;
   sc_core::sc_time start = sc_core::SC_ZERO_TIME;
   sc_core::sc_time end = sc_core::sc_max_time();
+  // Blocks that write a waveform of their own (verilated RTL) put it in this folder.
+  std::string own_vcd_dir = ".";
   bool active(const sc_core::sc_time& now) const { return now >= start && now <= end; }
 };
 

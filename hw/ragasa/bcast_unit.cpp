@@ -117,7 +117,7 @@ tlm::tlm_sync_enum bcast_unit::nb_transport_bw(uint32_t, packet& p, tlm::tlm_pha
   a.kind = action_kind::credit;
   a.vc = p.vc;
   a.bytes = p.size_bytes;
-  // The SI is clocked: a credit counts from the clock edge after it arrives.
+  // The SI is clocked: a credit counts from the first clock edge at or after its arrival.
   m_agenda.push(edge(sc_core::sc_time_stamp() + t), a);
   return tlm::TLM_ACCEPTED;
 }

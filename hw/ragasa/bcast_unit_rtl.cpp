@@ -1,0 +1,411 @@
+#include "hw/ragasa/bcast_unit_rtl.h"
+
+#include "tlm/packet_pool.h"
+#include "tlm/ring.h"
+#include "tlm/timed_queue.h"
+
+// Verilator's headers look for SystemC's time in the global namespace once SystemC is in.
+using sc_core::sc_time_stamp;
+
+#include "Vbcast_core.h"
+#include "Vbcast_core_early_free.h"
+#include "Vbcast_core_unfair.h"
+#include "verilated.h"
+#include "verilated_vcd_c.h"
+
+#include <ostream>
+#include <sstream>
+
+namespace bcastsim::hw::ragasa {
+
+namespace {
+// rtl/bcast_pkg.sv
+constexpr uint32_t k_ri_max = 64;
+constexpr uint32_t k_rxq_max = 8;
+constexpr uint32_t k_rxq_depth_max = 16;
+constexpr uint32_t k_mt_max = 64;
+constexpr uint32_t k_child_max = 16;
+constexpr uint32_t k_wq_max = 64;
+constexpr uint32_t k_sq_max = 16;
+constexpr uint32_t k_handles = 1u << 16;
+constexpr uint64_t k_wm_max = 1u << 24;
+
+const char* error_name(uint32_t code) {
+  switch (code) {
+    case 1:
+      return "more packets held in the RI than it has room for (64)";
+    case 2:
+      return "more collectives with data in the unit than it tracks (16)";
+    case 3:
+      return "more messages in progress in one collective than it tracks (4)";
+    case 4:
+      return "more closed chunks alive than it tracks (256)";
+    case 5:
+      return "a Mini Packet with no children, or more than 16";
+    default:
+      return "unknown error";
+  }
+}
+}  // namespace
+
+std::string rtl_params_error(const bcast_unit_params& p) {
+  std::ostringstream os;
+  auto range = [&](const char* key, uint64_t v, uint64_t lo, uint64_t hi) {
+    if (os.tellp() == 0 && (v < lo || v > hi))
+      os << key << " = " << v << " does not fit the RTL Bcast Unit; allowed: " << lo << " .. " << hi
+         << " (ragasa.model: rtl)";
+  };
+  range("ragasa.rx_queues", p.rx_queues, 1, k_rxq_max);
+  range("ragasa.rx_queue_packets", p.rx_queue_packets, 1, k_rxq_depth_max);
+  range("ragasa.membership_entries", p.membership_entries, 1, k_mt_max);
+  range("ragasa.working_memory_bytes", p.working_memory_bytes, 1, k_wm_max);
+  range("ragasa.descriptor_threshold_bytes", p.descriptor_threshold_bytes, 1, 0xffffffffu);
+  range("ragasa.work_queue_descriptors", p.work_queue_descriptors, 1, k_wq_max);
+  range("ragasa.send_queue_descriptors", p.send_queue_descriptors, 1, k_sq_max);
+  range("ragasa.scheduler_cycles", p.scheduler_cycles, 1, 255);
+  range("ragasa.descriptor_cycles", p.descriptor_cycles, 1, 255);
+  range("ragasa.dispatch_cycles", p.dispatch_cycles, 1, 255);
+  range("ragasa.send_cycles", p.send_cycles, 1, 255);
+  range("network.packet_bytes", p.packet_bytes, 1, 65535);
+  return os.str();
+}
+
+namespace {
+
+template <class Core>
+class bcast_unit_rtl final : public bcast_unit_base {
+ public:
+  SC_HAS_PROCESS(bcast_unit_rtl);
+  bcast_unit_rtl(const sc_core::sc_module_name& name, network::terminal_id terminal,
+                 const bcast_unit_params& params, tlm_net::packet_pool& pool,
+                 const membership_source& membership, const network::routing_policy* routing)
+      : bcast_unit_base(name, params),
+        m_terminal(terminal),
+        m_pool(pool),
+        m_source(membership),
+        m_routing(routing),
+        m_period(
+            sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5))),
+        m_in_bytes(params.vcs, 0),
+        m_out_credits(params.output_buffer_bytes),
+        m_handles(k_handles),
+        m_agenda(m_wakeup) {
+    const std::string err = rtl_params_error(params);
+    if (!err.empty()) SC_REPORT_ERROR(this->name(), err.c_str());
+    for (uint32_t h = k_handles; h-- > 0;) m_free_handles.push_back(h);
+    m_fw.bind_owner(this, 0);
+    m_bw.bind_owner(this, 0);
+    in.bind(m_fw);
+    out.bind(m_bw);
+    Verilated::traceEverOn(true);
+    m_core = std::make_unique<Core>(&m_ctx, "core");
+    Core& c = *m_core;
+    c.cfg_rx_queues = params.rx_queues;
+    c.cfg_rx_depth = params.rx_queue_packets;
+    c.cfg_mt_entries = params.membership_entries;
+    c.cfg_wm_bytes = static_cast<uint32_t>(params.working_memory_bytes);
+    c.cfg_threshold = static_cast<uint32_t>(params.descriptor_threshold_bytes);
+    c.cfg_wq = params.work_queue_descriptors;
+    c.cfg_sq = params.send_queue_descriptors;
+    c.cfg_sched_cycles = static_cast<uint8_t>(params.scheduler_cycles);
+    c.cfg_desc_cycles = static_cast<uint8_t>(params.descriptor_cycles);
+    c.cfg_disp_cycles = static_cast<uint8_t>(params.dispatch_cycles);
+    c.cfg_send_cycles = static_cast<uint8_t>(params.send_cycles);
+    c.rst = 1;
+    c.clk = 0;
+    c.eval();
+    c.clk = 1;
+    c.eval();
+    c.rst = 0;
+    SC_METHOD(on_wakeup);
+    sensitive << m_wakeup;
+    dont_initialize();
+  }
+
+  ~bcast_unit_rtl() override {
+    if (m_vcd) m_vcd->close();
+    m_core->final();
+  }
+
+  tlm::tlm_sync_enum nb_transport_fw(uint32_t, tlm_net::packet& p, tlm::tlm_phase& ph,
+                                     sc_core::sc_time&) {
+    if (ph != tlm::BEGIN_REQ || p.vc >= m_params.vcs) {
+      SC_REPORT_ERROR(name(), "unexpected phase or VC on the input port");
+      return tlm::TLM_COMPLETED;
+    }
+    m_in_bytes[p.vc] += p.size_bytes;
+    if (m_in_bytes[p.vc] > m_params.input_buffer_bytes)
+      SC_REPORT_ERROR(name(), "credit protocol violated: input buffer overflow");
+    if (p.kind == tlm_net::packet_kind::control && !m_source.find(p.collective_id))
+      SC_REPORT_ERROR(name(), "Mini Packet for a collective the membership source does not know");
+    if (p.msg_id > 0xffffffffu || p.count == 0 || p.size_bytes > 0xffff)
+      SC_REPORT_ERROR(name(), "packet header out of the RTL's field widths");
+    ++packets_in;
+    ++m_pending;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    action a;
+    a.pkt = &p;
+    m_agenda.push(edge(p.tail_time > now ? p.tail_time : now) + m_period * m_params.ri_cycles, a);
+    return tlm::TLM_ACCEPTED;
+  }
+
+  tlm::tlm_sync_enum nb_transport_bw(uint32_t, tlm_net::packet& p, tlm::tlm_phase& ph,
+                                     sc_core::sc_time& t) {
+    if (ph != tlm_net::CREDIT) {
+      SC_REPORT_ERROR(name(), "unexpected phase on the output port");
+      return tlm::TLM_COMPLETED;
+    }
+    action a;
+    a.credit_bytes = p.size_bytes;
+    m_agenda.push(edge(sc_core::sc_time_stamp() + t), a);  // counted from a clock edge
+    return tlm::TLM_ACCEPTED;
+  }
+
+  bool idle() const override {
+    return m_core->idle && m_assembled.empty() && m_ri.empty() && m_pending == 0;
+  }
+
+  bool describe_stall(std::ostream& os) const override {
+    if (idle()) return false;
+    const Core& c = *m_core;
+    os << "  " << name() << " (RTL): " << c.st_ri_packets << " packets held in the RI"
+       << (c.st_ri_blocked ? " (blocked by a full Rx-queue)" : "") << ", " << c.st_rx_packets
+       << " in Rx-queues, Working Memory " << c.st_mem_used << "/" << m_params.working_memory_bytes
+       << " bytes, " << c.st_wq << " descriptors in the Work Queue, " << c.st_sq
+       << " dispatched; output credits " << m_out_credits << "/" << m_params.output_buffer_bytes
+       << " bytes" << (c.out_valid ? ", a copy waits in the SI" : "") << "\n";
+    return true;
+  }
+
+  void trace(const tlm_net::trace_window& window, const std::string& prefix) override {
+    m_window = window;
+    m_vcd = std::make_unique<VerilatedVcdC>();
+    m_core->trace(m_vcd.get(), 99);
+    const std::string path = window.own_vcd_dir + "/" + prefix + ".rtl.vcd";
+    m_vcd->open(path.c_str());
+  }
+
+ private:
+  struct action {
+    tlm_net::packet* pkt = nullptr;  // assembled by the RI
+    uint32_t credit_bytes = 0;       // else a credit (0: a clock tick)
+  };
+  struct stored {
+    tlm_net::packet* pkt = nullptr;
+    bool live = false;
+  };
+
+  sc_core::sc_time edge(const sc_core::sc_time& t) const {
+    const sc_dt::uint64 period = m_period.value();
+    return sc_core::sc_time::from_value((t.value() + period - 1) / period * period);
+  }
+
+  uint32_t admit(tlm_net::packet* p) {
+    if (m_free_handles.empty()) SC_REPORT_ERROR(name(), "out of packet handles");
+    const uint32_t h = m_free_handles.back();
+    m_free_handles.pop_back();
+    m_handles[h] = stored{p, true};
+    return h;
+  }
+  void release(uint32_t h) {
+    if (!m_handles[h].live) return;  // a faulty core frees twice: the scoreboard sees it
+    m_handles[h].live = false;
+    m_pool.release(m_handles[h].pkt);
+    m_free_handles.push_back(h);
+  }
+  const tlm_net::packet& packet_of(uint32_t h) const {
+    static const tlm_net::packet k_dead;  // a freed handle: copies of it mismatch
+    return m_handles[h].live ? *m_handles[h].pkt : k_dead;
+  }
+
+  void on_wakeup() {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    while (m_agenda.due(now)) {
+      const action a = m_agenda.pop();
+      if (a.pkt) {
+        --m_pending;
+        m_assembled.push(a.pkt);
+      } else {
+        m_out_credits += a.credit_bytes;
+      }
+    }
+    if (now > m_last_cycle || !m_cycled) {
+      if (!m_assembled.empty() || !m_core->idle) cycle(now);
+    }
+    if (!m_assembled.empty() || !m_core->idle) m_agenda.push(m_last_cycle + m_period, action{});
+    m_agenda.arm();
+  }
+
+  void cycle(const sc_core::sc_time& now) {
+    m_cycled = true;
+    m_last_cycle = now;
+    Core& c = *m_core;
+    c.clk = 0;
+    c.in_valid = 0;
+    if (!m_assembled.empty() && m_ri.size() < k_ri_max) {  // one per clock into the core's RI
+      tlm_net::packet* p = m_assembled.pop();
+      c.in_valid = 1;
+      c.in_handle = static_cast<uint16_t>(admit(p));
+      c.in_control = p->kind == tlm_net::packet_kind::control;
+      c.in_queue = static_cast<uint8_t>(p->collective_id % m_params.rx_queues);
+      c.in_coll = p->collective_id;
+      c.in_bytes = static_cast<uint16_t>(p->size_bytes);
+      c.in_src = p->src;
+      c.in_msg = static_cast<uint32_t>(p->msg_id);
+      c.in_count = p->count;
+      m_ri.push(p);
+    }
+    if (c.pl_valid) {  // the Mini Packet parsed at this edge: its payload
+      const auto* kids = m_source.find(packet_of(c.pl_handle).collective_id);
+      const size_t n = kids ? kids->size() : 0;
+      c.pl_nchild = static_cast<uint32_t>(n);
+      for (uint32_t k = 0; k < k_child_max; ++k) {
+        c.pl_dst[k] = k < n ? (*kids)[k].dst : 0;
+        c.pl_unit[k] = k < n ? (*kids)[k].unit_router : 0;
+      }
+    }
+    c.out_ready = c.out_valid && m_link_free <= now && m_out_credits >= c.out_bytes;
+    c.eval();
+    c.clk = 1;
+    c.eval();
+    if (m_vcd && m_window.active(now)) {
+      m_ctx.time(static_cast<uint64_t>(now.value()));
+      m_vcd->dump(static_cast<uint64_t>(now.value()));
+    }
+    if (c.err_code) {
+      const std::string what = std::string("RTL core: ") + error_name(c.err_code);
+      SC_REPORT_ERROR(name(), what.c_str());
+    }
+    collect(now);
+  }
+
+  void collect(const sc_core::sc_time& now) {
+    Core& c = *m_core;
+    for (uint32_t k = 0; k < c.ev_moved; ++k) {  // left the RI: the credit goes back
+      tlm_net::packet* p = m_ri.pop();
+      m_in_bytes[p->vc] -= p->size_bytes;
+      tlm_net::return_credit(in, m_credit_token, p->vc, p->size_bytes);
+    }
+    if (c.ev_sched && m_observer)
+      m_observer->on_scheduled(packet_of(c.ev_sched_handle), c.ev_sched_queue);
+    if (c.ev_parsed) {
+      const uint32_t id = packet_of(c.ev_parsed_handle).collective_id;
+      ++mini_packets;
+      release(c.ev_parsed_handle);
+      if (m_listener) m_listener->on_membership(id);
+      if (m_observer) m_observer->on_parsed(id);
+    }
+    for (uint32_t k = 0; c.ev_batch && k <= 16; ++k) {
+      if ((c.ev_batch >> k & 1u) && m_observer)
+        m_observer->on_batch(packet_of(c.ev_batch_handle[k]), c.ev_batch_npkts[k]);
+    }
+    if (c.ev_desc) {
+      ++descriptors;
+      if (m_observer)
+        m_observer->on_descriptor(packet_of(c.ev_desc_handle),
+                                  membership_child{c.ev_desc_dst, c.ev_desc_unit});
+    }
+    if (c.ev_disp && m_observer)
+      m_observer->on_dispatched(packet_of(c.ev_disp_handle),
+                                membership_child{c.ev_disp_dst, c.ev_disp_unit});
+    if (c.ev_copy) inject(now);
+    // Statistics, sampled once per clock.
+    const uint64_t period = m_period.value();
+    for (uint32_t q = 0; q < k_rxq_max; ++q) {
+      if (c.st_stalled >> q & 1u) memory_stall_ps += period;
+      if (c.st_hol >> q & 1u) rx_hol_blocked_ps += period;
+    }
+    if (c.st_ri_blocked) ri_blocked_ps += period;
+    auto peak = [](tlm_net::counter& s, uint64_t v) {
+      if (v > s.value) s.value = v;
+    };
+    peak(rx_queue_peak_packets, c.st_rx_max);
+    peak(membership_peak_entries, c.st_mt_entries);
+    peak(working_memory_peak_bytes, c.st_mem_used);
+    peak(work_queue_peak_descriptors, c.st_wq);
+    peak(send_queue_peak_descriptors, c.st_sq);
+  }
+
+  // Step 9: the SI injects the copy the core let go at this edge.
+  void inject(const sc_core::sc_time& now) {
+    Core& c = *m_core;
+    const tlm_net::packet& src = packet_of(c.ev_copy_handle);
+    tlm_net::packet* p = m_pool.acquire();
+    p->src = src.src;
+    p->dst = c.ev_copy_dst;
+    p->unit_router = c.ev_copy_unit;
+    p->kind = src.kind;
+    p->vc = 0;
+    p->size_bytes = src.size_bytes;
+    p->msg_id = src.msg_id;
+    p->tag = src.tag;
+    p->collective_id = src.collective_id;
+    p->msg_bytes = src.msg_bytes;
+    p->buf_offset = src.buf_offset;
+    p->index = src.index;
+    p->count = src.count;
+    p->created = src.created;
+    p->injected = src.injected;
+    p->routers = src.routers;
+    if (m_routing)
+      m_routing->init_state(m_terminal, p->dst,
+                            network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),
+                            p->route);
+    if (c.ev_copy_release) release(c.ev_copy_handle);
+    m_out_credits -= p->size_bytes;
+    p->tail_time = now;
+    ++packets_out;
+    bytes_replicated += p->size_bytes;
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+    out->nb_transport_fw(*p, ph, t);
+    m_link_free = edge(now + t);
+  }
+
+  network::terminal_id m_terminal;
+  tlm_net::packet_pool& m_pool;
+  const membership_source& m_source;
+  const network::routing_policy* m_routing;
+  sc_core::sc_time m_period;
+  tlm_net::tagged_fw<bcast_unit_rtl> m_fw;
+  tlm_net::tagged_bw<bcast_unit_rtl> m_bw;
+  std::vector<uint32_t> m_in_bytes;
+  uint32_t m_out_credits;
+  sc_core::sc_time m_link_free;
+  std::vector<stored> m_handles;
+  std::vector<uint32_t> m_free_handles;
+  tlm_net::ring<tlm_net::packet*> m_assembled;  // assembled, not yet handed to the core
+  tlm_net::ring<tlm_net::packet*> m_ri;         // in the core's RI, in order
+  uint64_t m_next_packet = 0;
+  uint32_t m_pending = 0;  // packets whose tail the RI is still assembling
+  tlm_net::packet m_credit_token;
+  sc_core::sc_time m_last_cycle;
+  bool m_cycled = false;
+  sc_core::sc_event m_wakeup;
+  tlm_net::timed_queue<action> m_agenda;
+  VerilatedContext m_ctx;
+  std::unique_ptr<Core> m_core;
+  std::unique_ptr<VerilatedVcdC> m_vcd;
+  tlm_net::trace_window m_window;
+};
+
+}  // namespace
+
+std::unique_ptr<bcast_unit_base> make_bcast_unit_rtl(
+    unit_model m, const sc_core::sc_module_name& name, network::terminal_id terminal,
+    const bcast_unit_params& params, tlm_net::packet_pool& pool,
+    const membership_source& membership, const network::routing_policy* routing) {
+  switch (m) {
+    case unit_model::rtl_fault_unfair:
+      return std::make_unique<bcast_unit_rtl<Vbcast_core_unfair>>(name, terminal, params, pool,
+                                                                  membership, routing);
+    case unit_model::rtl_fault_early_free:
+      return std::make_unique<bcast_unit_rtl<Vbcast_core_early_free>>(name, terminal, params, pool,
+                                                                      membership, routing);
+    default:
+      return std::make_unique<bcast_unit_rtl<Vbcast_core>>(name, terminal, params, pool, membership,
+                                                           routing);
+  }
+}
+
+}  // namespace bcastsim::hw::ragasa

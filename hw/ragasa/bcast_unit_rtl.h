@@ -1,0 +1,30 @@
+// The Bcast Unit as its verilated RTL (rtl/bcast_core.sv) behind the same TLM interface as the
+// SystemC model: the wrapper is the Receive Interface (it assembles a packet, hands its header
+// and a handle to the core, and returns its credit when the core moves it into an Rx-queue)
+// and the Send Interface (it offers the core's built copy to the link when the link is free
+// and credits cover it). Payloads stay in the wrapper, named by handle; a Mini Packet's child
+// list is read from the membership_source when the core parses it.
+//
+// The core is clocked only while it has work (it says when it is idle), so an idle unit costs
+// nothing, as the SystemC model. Verilator headers stay in the source file.
+#pragma once
+
+#include "hw/ragasa/bcast_unit_base.h"
+#include "hw/ragasa/unit_factory.h"
+
+#include <memory>
+#include <string>
+
+namespace bcastsim::hw::ragasa {
+
+// The capacities of the verilated core (rtl/bcast_pkg.sv). A scenario that exceeds one
+// cannot run on the RTL: rtl_params_error names the ragasa.* key and its allowed range, and
+// is empty when the parameters fit.
+std::string rtl_params_error(const bcast_unit_params& p);
+
+std::unique_ptr<bcast_unit_base> make_bcast_unit_rtl(
+    unit_model m, const sc_core::sc_module_name& name, network::terminal_id terminal,
+    const bcast_unit_params& params, tlm_net::packet_pool& pool,
+    const membership_source& membership, const network::routing_policy* routing);
+
+}  // namespace bcastsim::hw::ragasa
