@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make pkg-config libsystemc-dev libboost-test-dev libyaml-cpp-dev
-          libcli11-dev nlohmann-json3-dev python3)
+          libcli11-dev nlohmann-json3-dev python3 verilator)
 
 install_missing() {
   local missing=()

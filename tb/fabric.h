@@ -16,6 +16,7 @@
 #include "network/placement.h"
 #include "network/routing.h"
 #include "tb/config.h"
+#include "tb/cosim/recorder.h"
 #include "tlm/link.h"
 #include "tlm/null_endpoint.h"
 #include "tlm/packet_pool.h"
@@ -31,12 +32,16 @@ class fabric final : public sc_core::sc_module {
  public:
   fabric(const sc_core::sc_module_name& name, const scenario& s, const network::topology& topo,
          const network::routing_policy& routing, const network::placement& place,
-         const algorithms::schedule& sched, hw::collective_progress& progress);
+         const algorithms::schedule& sched, hw::collective_progress& progress,
+         const std::string& record_unit_inputs = {});
   ~fabric() override;
 
   // Registers the named blocks ("router_3", "nic_5") for waveforms; throws config_error
   // (key trace.blocks) for a name that is not a block of this fabric.
   void trace(const tlm_net::trace_window& window, const std::vector<std::string>& blocks);
+  // Writes the rest of the recording of the units' inputs; throws config_error (key
+  // --record-unit-inputs) if it could not be written. Nothing without a recording.
+  void finish_recording();
 
   tlm_net::packet_pool pool;
   std::vector<std::unique_ptr<hw::router>> routers;  // [router]
@@ -49,6 +54,9 @@ class fabric final : public sc_core::sc_module {
   std::vector<hw::ragasa::membership_source> memberships;      // [router]
   std::vector<std::unique_ptr<hw::ragasa::bcast_unit_base>> units;  // [router]
   std::vector<std::unique_ptr<tlm_net::link>> unit_links;      // router ports of the units
+  // Recording of the units' inputs (record_unit_inputs), else empty: a tap per unit.
+  std::unique_ptr<cosim::unit_input_recorder> recorder;
+  std::vector<std::unique_ptr<cosim::unit_input_tap>> taps;
   std::unique_ptr<hw::ragasa::manager> manager;
   algorithms::ragasa_tree tree;
 

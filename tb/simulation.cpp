@@ -167,7 +167,8 @@ nlohmann::json config_to_json(const config& cfg) {
 }
 
 nlohmann::json run_scenario(const config& cfg,
-                            const std::function<void(const nlohmann::json&)>& on_result) {
+                            const std::function<void(const nlohmann::json&)>& on_result,
+                            const std::string& record_unit_inputs) {
   const auto wall_start = std::chrono::steady_clock::now();
   const scenario s = make_scenario(cfg);
   plan p = make_plan(s);
@@ -179,7 +180,7 @@ nlohmann::json run_scenario(const config& cfg,
   progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
   progress.done.assign(p.place->num_ranks(), false);
 
-  fabric fab("fabric", s, *p.topo, *p.routing, *p.place, p.sched, progress);
+  fabric fab("fabric", s, *p.topo, *p.routing, *p.place, p.sched, progress, record_unit_inputs);
 
   sc_core::sc_trace_file* vcd = nullptr;
   if (!s.vcd_file.empty()) {
@@ -216,6 +217,7 @@ nlohmann::json run_scenario(const config& cfg,
   }
   const auto sim_end = std::chrono::steady_clock::now();
   if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+  fab.finish_recording();
 
   const std::string problem = check_finished(fab, progress, s);
   if (!problem.empty()) throw simulation_failure(problem);

@@ -27,8 +27,11 @@ inline constexpr const char* result_schema = "bcastsim.result/1";
 // `on_result`, when given, receives the document while the fabric still exists: a caller
 // that exits the process from it skips the teardown of the SystemC objects, which is
 // quadratic in SystemC's registries and takes seconds on the largest networks.
+// `record_unit_inputs`, when not empty, is a file to record every packet entering every Bcast
+// Unit in (tb/cosim/recorder.h), for the co-simulation harness to replay.
 nlohmann::json run_scenario(const config& cfg,
-                            const std::function<void(const nlohmann::json&)>& on_result = {});
+                            const std::function<void(const nlohmann::json&)>& on_result = {},
+                            const std::string& record_unit_inputs = {});
 
 // Every block kind's declared statistics (name, unit, description), read from the blocks
 // of a small elaborated fabric; for `bcastsim list`. Must run before any simulation.

@@ -1,0 +1,470 @@
+#include "tb/cosim/stimulus.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace bcastsim::tb::cosim {
+
+using hw::ragasa::bcast_unit_params;
+using hw::ragasa::membership_child;
+using tlm_net::packet_kind;
+
+uint64_t sink_params::serialisation_ps(uint32_t bytes) const {
+  return static_cast<uint64_t>(std::llround(bytes * ps_per_byte));  // as tlm_net::link does
+}
+
+namespace {
+
+// SplitMix64: a portable hash of (seed, k).
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+uint64_t sink_params::credit_delay_of_copy(uint64_t copy) const {
+  if (credit_jitter_ps == 0) return credit_delay_ps;
+  return credit_delay_ps + mix(jitter_seed ^ mix(copy)) % (credit_jitter_ps + 1);
+}
+
+uint64_t stimulus::period_ps() const {
+  return static_cast<uint64_t>(1e6 / params.clock_mhz + 0.5);  // as bcast_unit does
+}
+
+uint64_t stimulus::packets(packet_kind kind) const {
+  return static_cast<uint64_t>(std::count_if(arrivals.begin(), arrivals.end(),
+                                             [kind](const arrival& a) { return a.kind == kind; }));
+}
+
+uint64_t replay_credit_delay_ps(double router_clock_mhz, uint32_t router_delay_cycles,
+                                double port_latency_ns) {
+  const auto router_period = static_cast<uint64_t>(1e6 / router_clock_mhz + 0.5);
+  const auto latency = static_cast<uint64_t>(std::llround(port_latency_ns * 1000.0));
+  return uint64_t{router_delay_cycles} * router_period + 2 * latency;
+}
+
+// ---------------------------------------------------------------------------------------
+// Random stimulus.
+
+namespace {
+
+// Draws from mt19937_64 with our own reductions: identical on every standard library.
+class draw {
+ public:
+  explicit draw(uint64_t seed) : m_gen(seed) {}
+  uint64_t in(uint64_t lo, uint64_t hi) { return lo + m_gen() % (hi - lo + 1); }  // [lo, hi]
+  bool chance(uint32_t percent) { return m_gen() % 100 < percent; }
+  // [lo, hi], log-uniform: small values as often as large ones.
+  uint64_t log_in(uint64_t lo, uint64_t hi) {
+    const auto bits_lo = static_cast<uint32_t>(std::floor(std::log2(static_cast<double>(lo))));
+    const auto bits_hi = static_cast<uint32_t>(std::floor(std::log2(static_cast<double>(hi))));
+    const uint64_t top = uint64_t{1} << in(bits_lo, bits_hi);
+    return in(lo, std::min(hi, std::max(lo, 2 * top - 1)));
+  }
+
+ private:
+  std::mt19937_64 m_gen;
+};
+
+constexpr network::terminal_id k_unit_terminal = 14;  // the unit's router: 7, terminals 14, 15
+constexpr network::router_id k_unit_router = 7;
+constexpr network::terminal_id k_manager_terminal = 3;
+
+// A message being sent into the unit.
+struct message_plan {
+  uint32_t collective = 0;  // index into the collectives
+  network::terminal_id src = 0;
+  uint64_t msg_id = 0;
+  uint32_t tag = 0;
+  uint32_t count = 0;
+  uint32_t last_bytes = 0;
+  uint64_t buf_offset = 0;
+  uint32_t next = 0;  // next packet index
+};
+
+struct collective_plan {
+  uint32_t id = 0;
+  uint32_t children = 0;
+  network::terminal_id sources[2] = {0, 0};
+  bool mp_sent = false;
+  uint32_t mp_after = 0;  // data packets of it before its Mini Packet (0: MP first)
+  uint32_t data_sent = 0;
+  uint32_t in_progress = 0;  // messages started, not finished
+  uint64_t offset = 0;       // buffer offset of its next message
+};
+
+}  // namespace
+
+// Limits kept (rtl/bcast_pkg.sv and a unit that cannot deadlock): 2..12 collectives (so at
+// most 16 with data at once and no Membership entry ever needs freeing), 1..16 children
+// each, at most 4 messages in progress per collective, msg_id < 2^32, the RI never over 64
+// packets (driver), at most 64 packets in Working Memory (so at most 64 closed chunks),
+// data that arrives before its collective's Mini Packet never fills Working Memory (it
+// cannot be sent before the MP, which may queue behind it).
+stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
+  draw d(seed);
+  stimulus s;
+  s.name = "seed_" + std::to_string(seed);
+  s.terminal = k_unit_terminal;
+  bcast_unit_params& p = s.params;
+  p.clock_mhz = 1000.0;
+  p.rx_queues = static_cast<uint32_t>(d.in(1, 8));
+  p.rx_queue_packets = static_cast<uint32_t>(d.in(1, 16));
+  const auto ncoll = static_cast<uint32_t>(d.in(2, 12));
+  p.membership_entries = static_cast<uint32_t>(d.in(ncoll, 64));
+  // At most 32 KiB, with no data packet under 1/64 of it: Working Memory then holds at most
+  // 64 packets, so at most 64 closed chunks are alive (BATCH_MAX of rtl/bcast_pkg.sv).
+  p.working_memory_bytes = d.log_in(1024, 32768);
+  const auto min_bytes = static_cast<uint32_t>((p.working_memory_bytes + 63) / 64);
+  p.descriptor_threshold_bytes = d.log_in(512, 8192);
+  p.work_queue_descriptors = static_cast<uint32_t>(d.log_in(1, 64));
+  p.send_queue_descriptors = static_cast<uint32_t>(d.log_in(1, 16));
+  p.ri_cycles = static_cast<uint32_t>(d.in(1, 8));
+  p.scheduler_cycles = static_cast<uint32_t>(d.in(1, 8));
+  p.descriptor_cycles = static_cast<uint32_t>(d.in(1, 8));
+  p.dispatch_cycles = static_cast<uint32_t>(d.in(1, 8));
+  p.send_cycles = static_cast<uint32_t>(d.in(1, 8));
+  p.packet_bytes = 512;
+  p.input_buffer_bytes = static_cast<uint32_t>(d.log_in(512, 16384));
+  p.output_buffer_bytes = static_cast<uint32_t>(d.log_in(512, 16384));
+  p.vcs = 3;
+  p.seed = seed;
+  const uint64_t period = s.period_ps();
+
+  // The router around the unit: its input link rate, the credits' way back, the output.
+  const uint64_t in_ps_per_byte = d.in(10, 100);
+  s.credit_latency_ps = d.in(0, 4) * period + d.in(0, period - 1);
+  s.sink.ps_per_byte = static_cast<double>(d.in(10, 60));
+  s.sink.credit_delay_ps = d.in(0, 20) * period;
+  s.sink.credit_jitter_ps = d.chance(70) ? d.in(1, 60) * period : 0;
+  s.sink.jitter_seed = mix(seed ^ 0x5eedull);
+
+  // Collectives, children drawn from a shared pool of terminals and neighbouring units.
+  std::vector<membership_child> pool;
+  for (network::terminal_id t = 0; t < 12; ++t) pool.push_back({t, network::invalid_id});
+  for (network::router_id r = 0; r < 16; ++r) {
+    if (r != k_unit_router) pool.push_back({2 * r + 100, r});
+  }
+  std::vector<collective_plan> colls(ncoll);
+  std::set<uint32_t> ids;
+  for (collective_plan& c : colls) {
+    do {
+      c.id = static_cast<uint32_t>(d.in(1, 5000));
+    } while (!ids.insert(c.id).second);
+    c.children = static_cast<uint32_t>(d.log_in(1, 16));
+    std::vector<membership_child> left = pool;
+    std::vector<membership_child>& kids = s.membership[c.id];
+    for (uint32_t k = 0; k < c.children; ++k) {
+      const auto pick = static_cast<size_t>(d.in(0, left.size() - 1));
+      kids.push_back(left[pick]);
+      left.erase(left.begin() + static_cast<std::ptrdiff_t>(pick));
+    }
+    c.sources[0] = static_cast<network::terminal_id>(d.in(20, 90));
+    c.sources[1] = static_cast<network::terminal_id>(d.in(20, 90));
+  }
+  // Data before its Mini Packet: bounded so it never fills Working Memory.
+  uint64_t early_budget = p.working_memory_bytes - p.packet_bytes;
+  for (collective_plan& c : colls) {
+    if (!d.chance(35)) continue;
+    const auto n = static_cast<uint32_t>(d.in(1, 6));
+    if (uint64_t{n} * p.packet_bytes > early_budget) continue;
+    early_budget -= uint64_t{n} * p.packet_bytes;
+    c.mp_after = n;
+  }
+
+  std::map<network::terminal_id, uint64_t> next_msg;  // per source
+  const uint32_t max_active = static_cast<uint32_t>(d.in(1, 8));
+  // Offered load: the copies a packet makes (children) against the output link's rate, from
+  // 0.3 (the unit mostly idle) to 1.5 (back-pressure through the credits to the driver).
+  double children = 0;
+  for (const collective_plan& c : colls) children += c.children;
+  children /= ncoll;
+  const double load = static_cast<double>(d.in(30, 150)) / 100.0;
+  const double interval = children * p.packet_bytes * s.sink.ps_per_byte / load;
+  const double wire = static_cast<double>(p.packet_bytes * in_ps_per_byte);
+  const auto mean_gap_ps = static_cast<uint64_t>(interval > wire ? interval - wire : 0.0);
+  const uint32_t pause_permille = static_cast<uint32_t>(d.in(0, 20));  // the unit may drain
+  std::vector<message_plan> active;
+  uint64_t now = d.in(0, 20) * period;
+  const uint64_t end = cycles * period;
+
+  auto emit = [&](arrival a) {
+    a.send_ps = now;
+    const uint32_t head = std::min<uint32_t>(a.size_bytes, 64);
+    a.head_ps = now + in_ps_per_byte * head;
+    a.tail_ps = now + in_ps_per_byte * a.size_bytes;
+    a.dst = k_unit_terminal;
+    a.unit_router = k_unit_router;
+    now = a.tail_ps;  // the link is busy until the tail has left
+    now += d.in(0, 2 * mean_gap_ps);
+    if (d.in(0, 999) < pause_permille) now += d.in(1, 500) * period;
+    s.arrivals.push_back(a);
+  };
+  auto emit_mp = [&](collective_plan& c) {
+    arrival a;
+    a.kind = packet_kind::control;
+    a.src = k_manager_terminal;
+    a.collective_id = c.id;
+    a.size_bytes = 16 + 4 * c.children;
+    a.count = 1;
+    a.msg_bytes = a.size_bytes;
+    emit(a);
+    c.mp_sent = true;
+  };
+  auto start_message = [&](uint32_t ci) {
+    collective_plan& c = colls[ci];
+    message_plan m;
+    m.collective = ci;
+    m.src = c.sources[d.chance(80) ? 0 : 1];
+    uint64_t& id = next_msg[m.src];
+    if (id == 0) id = d.in(0, (uint64_t{1} << 32) - 100000);
+    m.msg_id = id++;
+    m.tag = static_cast<uint32_t>(d.in(0, 65535));
+    m.count = static_cast<uint32_t>(d.chance(20) ? 1 : d.in(1, 40));
+    m.last_bytes =
+        static_cast<uint32_t>(d.chance(30) ? p.packet_bytes : d.in(min_bytes, p.packet_bytes));
+    m.buf_offset = c.offset;
+    c.offset += uint64_t{m.count - 1} * p.packet_bytes + m.last_bytes;
+    ++c.in_progress;
+    if (c.mp_after == 0 && !c.mp_sent) emit_mp(c);  // before its first data
+    active.push_back(m);
+  };
+  auto send_next = [&](size_t k) {
+    message_plan& m = active[k];
+    collective_plan& c = colls[m.collective];
+    arrival a;
+    a.kind = packet_kind::data;
+    a.src = m.src;
+    a.collective_id = c.id;
+    a.msg_id = m.msg_id;
+    a.tag = m.tag;
+    a.index = m.next;
+    a.count = m.count;
+    a.size_bytes = m.next + 1 == m.count ? m.last_bytes : p.packet_bytes;
+    a.msg_bytes = uint64_t{m.count - 1} * p.packet_bytes + m.last_bytes;
+    a.buf_offset = m.buf_offset;
+    emit(a);
+    ++c.data_sent;
+    if (!c.mp_sent && c.data_sent >= c.mp_after) emit_mp(c);
+    if (++m.next == m.count) {
+      --c.in_progress;
+      active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+  };
+
+  while (now < end || !active.empty()) {
+    // Start a message (only before the end), or send the next packet of one in progress.
+    std::vector<uint32_t> can_start;
+    if (now < end && active.size() < max_active) {
+      for (uint32_t ci = 0; ci < ncoll; ++ci) {
+        if (colls[ci].in_progress < 4) can_start.push_back(ci);
+      }
+    }
+    if (!can_start.empty() && (active.empty() || d.chance(15))) {
+      start_message(can_start[d.in(0, can_start.size() - 1)]);
+      continue;
+    }
+    // Mostly the same message as before (bursts), sometimes another (interleaving).
+    const size_t k = d.chance(60) ? 0 : static_cast<size_t>(d.in(0, active.size() - 1));
+    send_next(k);
+  }
+  for (collective_plan& c : colls) {  // and the Mini Packets of collectives without data
+    if (!c.mp_sent) emit_mp(c);
+  }
+  return s;
+}
+
+std::string summary(const stimulus& s) {
+  const bcast_unit_params& p = s.params;
+  std::ostringstream os;
+  os << s.name << ": " << s.arrivals.size() << " packets (" << s.packets(packet_kind::control)
+     << " Mini Packets) of " << s.membership.size() << " collectives until "
+     << (s.arrivals.empty() ? 0 : s.arrivals.back().tail_ps / s.period_ps())
+     << " cycles; unit: rx_queues " << p.rx_queues << " x " << p.rx_queue_packets << ", membership "
+     << p.membership_entries << ", memory " << p.working_memory_bytes << " B, threshold "
+     << p.descriptor_threshold_bytes << " B, work queue " << p.work_queue_descriptors
+     << ", send queue " << p.send_queue_descriptors << ", cycles " << p.ri_cycles << "/"
+     << p.scheduler_cycles << "/" << p.descriptor_cycles << "/" << p.dispatch_cycles << "/"
+     << p.send_cycles << ", buffers in " << p.input_buffer_bytes << " B out "
+     << p.output_buffer_bytes << " B; sink " << s.sink.ps_per_byte << " ps/B, credit after "
+     << s.sink.credit_delay_ps << " + [0, " << s.sink.credit_jitter_ps << "] ps";
+  return os.str();
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON forms.
+
+nlohmann::json to_json(const bcast_unit_params& p) {
+  return {{"clock_mhz", p.clock_mhz},
+          {"rx_queues", p.rx_queues},
+          {"rx_queue_packets", p.rx_queue_packets},
+          {"working_memory_bytes", p.working_memory_bytes},
+          {"membership_entries", p.membership_entries},
+          {"descriptor_threshold_bytes", p.descriptor_threshold_bytes},
+          {"work_queue_descriptors", p.work_queue_descriptors},
+          {"send_queue_descriptors", p.send_queue_descriptors},
+          {"ri_cycles", p.ri_cycles},
+          {"scheduler_cycles", p.scheduler_cycles},
+          {"descriptor_cycles", p.descriptor_cycles},
+          {"dispatch_cycles", p.dispatch_cycles},
+          {"send_cycles", p.send_cycles},
+          {"packet_bytes", p.packet_bytes},
+          {"input_buffer_bytes", p.input_buffer_bytes},
+          {"output_buffer_bytes", p.output_buffer_bytes},
+          {"vcs", p.vcs},
+          {"seed", p.seed}};
+}
+
+bcast_unit_params params_from_json(const nlohmann::json& j) {
+  bcast_unit_params p;
+  j.at("clock_mhz").get_to(p.clock_mhz);
+  j.at("rx_queues").get_to(p.rx_queues);
+  j.at("rx_queue_packets").get_to(p.rx_queue_packets);
+  j.at("working_memory_bytes").get_to(p.working_memory_bytes);
+  j.at("membership_entries").get_to(p.membership_entries);
+  j.at("descriptor_threshold_bytes").get_to(p.descriptor_threshold_bytes);
+  j.at("work_queue_descriptors").get_to(p.work_queue_descriptors);
+  j.at("send_queue_descriptors").get_to(p.send_queue_descriptors);
+  j.at("ri_cycles").get_to(p.ri_cycles);
+  j.at("scheduler_cycles").get_to(p.scheduler_cycles);
+  j.at("descriptor_cycles").get_to(p.descriptor_cycles);
+  j.at("dispatch_cycles").get_to(p.dispatch_cycles);
+  j.at("send_cycles").get_to(p.send_cycles);
+  j.at("packet_bytes").get_to(p.packet_bytes);
+  j.at("input_buffer_bytes").get_to(p.input_buffer_bytes);
+  j.at("output_buffer_bytes").get_to(p.output_buffer_bytes);
+  j.at("vcs").get_to(p.vcs);
+  j.at("seed").get_to(p.seed);
+  return p;
+}
+
+nlohmann::json to_json(const arrival& a) {
+  return {{"t_ps", a.send_ps},
+          {"head_ps", a.head_ps},
+          {"tail_ps", a.tail_ps},
+          {"kind", tlm_net::to_string(a.kind)},
+          {"src", a.src},
+          {"dst", a.dst},
+          {"unit_router", a.unit_router},
+          {"collective_id", a.collective_id},
+          {"msg_id", a.msg_id},
+          {"tag", a.tag},
+          {"index", a.index},
+          {"count", a.count},
+          {"size_bytes", a.size_bytes},
+          {"msg_bytes", a.msg_bytes},
+          {"buf_offset", a.buf_offset}};
+}
+
+arrival arrival_from_json(const nlohmann::json& j) {
+  arrival a;
+  j.at("t_ps").get_to(a.send_ps);
+  j.at("head_ps").get_to(a.head_ps);
+  j.at("tail_ps").get_to(a.tail_ps);
+  const std::string kind = j.at("kind").get<std::string>();
+  if (kind == "data") {
+    a.kind = packet_kind::data;
+  } else if (kind == "control") {
+    a.kind = packet_kind::control;
+  } else {
+    throw std::invalid_argument("kind '" + kind + "' is not data or control");
+  }
+  j.at("src").get_to(a.src);
+  j.at("dst").get_to(a.dst);
+  j.at("unit_router").get_to(a.unit_router);
+  j.at("collective_id").get_to(a.collective_id);
+  j.at("msg_id").get_to(a.msg_id);
+  j.at("tag").get_to(a.tag);
+  j.at("index").get_to(a.index);
+  j.at("count").get_to(a.count);
+  j.at("size_bytes").get_to(a.size_bytes);
+  j.at("msg_bytes").get_to(a.msg_bytes);
+  j.at("buf_offset").get_to(a.buf_offset);
+  if (a.head_ps < a.send_ps || a.tail_ps < a.head_ps)
+    throw std::invalid_argument("times out of order: t_ps <= head_ps <= tail_ps");
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------
+// Replay.
+
+std::vector<stimulus> load_replay(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw replay_error(path + ": cannot read the replay file");
+  std::vector<stimulus> units;
+  std::map<std::string, size_t> by_name;
+  std::string text;
+  uint64_t line = 0;
+  auto fail = [&](const std::string& what) {
+    throw replay_error(path + ":" + std::to_string(line) + ": " + what);
+  };
+  while (std::getline(in, text)) {
+    ++line;
+    if (text.empty()) continue;
+    try {
+      const nlohmann::json j = nlohmann::json::parse(text);
+      const std::string type = j.at("type").get<std::string>();
+      const std::string unit = j.at("unit").get<std::string>();
+      if (type == "unit") {
+        if (by_name.count(unit)) fail("unit '" + unit + "' recorded twice");
+        stimulus s;
+        s.name = unit;
+        s.params = params_from_json(j.at("params"));
+        j.at("terminal").get_to(s.terminal);
+        const nlohmann::json& port = j.at("port");
+        const double gib = port.at("bandwidth_gib_per_s").get<double>();
+        if (!(gib > 0)) fail("port bandwidth_gib_per_s must be positive");
+        s.sink.ps_per_byte = 1e12 / (gib * 1024.0 * 1024.0 * 1024.0);
+        s.credit_latency_ps =
+            static_cast<uint64_t>(std::llround(port.at("latency_ns").get<double>() * 1000.0));
+        j.at("credit_delay_ps").get_to(s.sink.credit_delay_ps);
+        if (!(s.params.clock_mhz > 0)) fail("params clock_mhz must be positive");
+        by_name[unit] = units.size();
+        units.push_back(std::move(s));
+        continue;
+      }
+      const auto it = by_name.find(unit);
+      if (it == by_name.end()) fail("unit '" + unit + "' has no \"unit\" line before it");
+      stimulus& s = units[it->second];
+      if (type == "membership") {
+        std::vector<membership_child> kids;
+        for (const nlohmann::json& c : j.at("children"))
+          kids.push_back(membership_child{c.at(0).get<uint32_t>(), c.at(1).get<uint32_t>()});
+        s.membership[j.at("collective_id").get<uint32_t>()] = std::move(kids);
+      } else if (type == "packet") {
+        arrival a = arrival_from_json(j);
+        if (!s.arrivals.empty() && a.send_ps < s.arrivals.back().send_ps)
+          fail("packet earlier than the one before it at " + unit);
+        if (a.size_bytes == 0) fail("packet of 0 bytes");
+        s.arrivals.push_back(a);
+      } else {
+        fail("unknown line type '" + type + "'; allowed: unit, membership, packet");
+      }
+    } catch (const replay_error&) {
+      throw;
+    } catch (const std::exception& e) {
+      fail(std::string("ill-formed line: ") + e.what());
+    }
+  }
+  std::vector<stimulus> replayed;
+  for (stimulus& s : units) {
+    if (s.arrivals.empty()) continue;
+    for (const arrival& a : s.arrivals) {
+      if (a.kind == packet_kind::control && !s.membership.count(a.collective_id))
+        throw replay_error(path + ": " + s.name + " receives a Mini Packet of collective " +
+                           std::to_string(a.collective_id) + " without its membership line");
+    }
+    replayed.push_back(std::move(s));
+  }
+  if (replayed.empty()) throw replay_error(path + ": no unit received packets in this recording");
+  return replayed;
+}
+
+}  // namespace bcastsim::tb::cosim
