@@ -10,8 +10,15 @@ using network::port_info;
 fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
                const network::topology& topo, const network::routing_policy& routing,
                const network::placement& place, const algorithms::schedule& sched,
-               hw::collective_progress& progress)
+               hw::collective_progress& progress, const std::string& record_unit_inputs)
     : sc_core::sc_module(name) {
+  if (!record_unit_inputs.empty()) {
+    try {
+      recorder = std::make_unique<cosim::unit_input_recorder>(record_unit_inputs);
+    } catch (const std::runtime_error& e) {
+      throw config_error("--record-unit-inputs", std::string("--record-unit-inputs: ") + e.what());
+    }
+  }
   const uint32_t nr = topo.num_routers();
   const uint32_t nt = topo.num_terminals();
   bool offload = false;
@@ -117,7 +124,16 @@ void fabric::make_offload(const scenario& s, const network::topology& topo,
     unit_links.push_back(
         std::make_unique<tlm_net::link>(("link_r" + id + "_unit").c_str(), s.ragasa.port));
     rt.out[rt.unit_port()].bind(unit_links.back()->in);
-    unit_links.back()->out.bind(u.in);
+    if (recorder) {  // a tap records what enters the unit
+      recorder->add_unit(u.basename(), r, topo.terminals_of(r).front(), u.params(), s.ragasa.port,
+                         s.router);
+      taps.push_back(std::make_unique<cosim::unit_input_tap>(("tap_unit_" + id).c_str(), *recorder,
+                                                             u.basename(), memberships[r]));
+      unit_links.back()->out.bind(taps.back()->in);
+      taps.back()->out.bind(u.in);
+    } else {
+      unit_links.back()->out.bind(u.in);
+    }
     unit_links.push_back(
         std::make_unique<tlm_net::link>(("link_unit_" + id).c_str(), s.ragasa.port));
     u.out.bind(unit_links.back()->in);
@@ -210,12 +226,22 @@ fabric::~fabric() {
   while (!generators.empty()) generators.pop_back();
   while (!hosts.empty()) hosts.pop_back();
   manager.reset();
+  while (!taps.empty()) taps.pop_back();
   while (!unit_links.empty()) unit_links.pop_back();
   while (!units.empty()) units.pop_back();
   while (!links.empty()) links.pop_back();
   unconnected.reset();
   while (!nics.empty()) nics.pop_back();
   while (!routers.empty()) routers.pop_back();
+}
+
+void fabric::finish_recording() {
+  if (!recorder) return;
+  try {
+    recorder->finish();
+  } catch (const std::runtime_error& e) {
+    throw config_error("--record-unit-inputs", std::string("--record-unit-inputs: ") + e.what());
+  }
 }
 
 tlm_net::link& fabric::make_link(const std::string& name, const tlm_net::link_params& params) {

@@ -160,20 +160,23 @@ int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>
 
 int cmd_run(const std::string& scenario_file, const std::vector<std::string>& sets,
             const std::string& seed, const std::string& out_dir, const std::string& vcd,
-            bool quiet) {
+            const std::string& record_unit_inputs, bool quiet) {
   tb::config cfg = load_config(scenario_file, sets, seed);
   if (!vcd.empty()) cfg.set("trace.vcd", vcd);
   const std::string path = output_path(out_dir, "result.json");
 
-  tb::run_scenario(cfg, [&](const nlohmann::json& r) {
-    write_json(r, path);
-    if (!quiet) print_table(r, path);
-    // Done: leave without tearing down the fabric (seconds on large networks, see
-    // run_scenario). Nothing else is left to write.
-    std::cout.flush();
-    std::cerr.flush();
-    std::_Exit(0);
-  });
+  tb::run_scenario(
+      cfg,
+      [&](const nlohmann::json& r) {
+        write_json(r, path);
+        if (!quiet) print_table(r, path);
+        // Done: leave without tearing down the fabric (seconds on large networks, see
+        // run_scenario). Nothing else is left to write.
+        std::cout.flush();
+        std::cerr.flush();
+        std::_Exit(0);
+      },
+      record_unit_inputs);
   return 0;
 }
 
@@ -224,7 +227,7 @@ int sc_main(int argc, char* argv[]) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(BCASTSIM_VERSION));
 
-  std::string scenario_file, seed, out_dir = ".", vcd;
+  std::string scenario_file, seed, out_dir = ".", vcd, record_unit_inputs;
   std::vector<std::string> sets;
   bool quiet = false;
   CLI::App* run = app.add_subcommand("run",
@@ -235,6 +238,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--seed", seed, "seed of the run (key 'seed')");
   run->add_option("--out", out_dir, "directory for result.json (default: .)");
   run->add_option("--vcd", vcd, "write waveforms of trace.blocks to this VCD file");
+  run->add_option("--record-unit-inputs", record_unit_inputs,
+                  "write every packet entering every Bcast Unit to this file (JSON lines), "
+                  "for `bcastsim cosim --replay`");
   run->add_flag("-q,--quiet", quiet, "print nothing on success");
   CLI::App* analyze = app.add_subcommand(
       "analyze",
@@ -262,7 +268,8 @@ int sc_main(int argc, char* argv[]) {
   }
   try {
     if (list->parsed()) return cmd_list();
-    if (run->parsed()) return cmd_run(scenario_file, sets, seed, out_dir, vcd, quiet);
+    if (run->parsed())
+      return cmd_run(scenario_file, sets, seed, out_dir, vcd, record_unit_inputs, quiet);
     if (analyze->parsed()) return cmd_analyze(scenario_file, sets, seed, out_dir, quiet);
   } catch (const tb::config_error& e) {
     std::cerr << "bcastsim: error: " << e.what() << "\n";
