@@ -5,6 +5,7 @@
 #include "network/routing.h"
 #include "tb/analyze.h"
 #include "tb/config.h"
+#include "tb/cosim/command.h"
 #include "tb/simulation.h"
 
 #include <CLI/CLI.hpp>
@@ -253,11 +254,33 @@ int sc_main(int argc, char* argv[]) {
   analyze->add_flag("-q,--quiet", quiet, "print nothing on success");
   CLI::App* list =
       app.add_subcommand("list", "list topologies, routings, algorithms and scenario keys");
+  tb::cosim::command_options co;
+  CLI::App* cosim = app.add_subcommand(
+      "cosim",
+      "co-simulate a Bcast Unit model against the SystemC model with the same stimulus and "
+      "report the first divergence (exit 0: none, 1: a divergence, 2: bad input)");
+  cosim->add_option("--dut", co.dut,
+                    "the model under test: systemc (a self-check), rtl, rtl-fault-unfair, "
+                    "rtl-fault-early-free (default: systemc)");
+  cosim->add_option("--seed", co.seed, "seed of the random stimulus (default: 1)");
+  CLI::Option* cycles = cosim->add_option("--random-cycles", co.random_cycles,
+                                          "clock cycles of random stimulus (default: 30000)");
+  cosim
+      ->add_option("--replay", co.replay,
+                   "replay what entered every unit in a `run --record-unit-inputs` file")
+      ->excludes(cycles);
+  cosim->add_option("--tolerance-cycles", co.tolerance_cycles,
+                    "timing tolerance of the model against the DUT, in clock cycles (default: " +
+                        std::to_string(tb::cosim::default_tolerance_cycles) + ")");
+  cosim->add_option("--vcd", co.vcd_dir, "write both sides' waveforms into this directory");
+  cosim->add_option("--json", co.json_file, "write the report as JSON to this file");
+  cosim->add_flag("-q,--quiet", co.quiet, "print the report only when there is a divergence");
 
   if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" &&
-      std::string(argv[1]) != "analyze" && std::string(argv[1]) != "list") {
+      std::string(argv[1]) != "analyze" && std::string(argv[1]) != "list" &&
+      std::string(argv[1]) != "cosim") {
     std::cerr << "bcastsim: error: unknown command '" << argv[1]
-              << "'; allowed: run, list, analyze\n";
+              << "'; allowed: run, list, analyze, cosim\n";
     return 2;
   }
   try {
@@ -270,6 +293,7 @@ int sc_main(int argc, char* argv[]) {
     if (list->parsed()) return cmd_list();
     if (run->parsed())
       return cmd_run(scenario_file, sets, seed, out_dir, vcd, record_unit_inputs, quiet);
+    if (cosim->parsed()) return tb::cosim::run_command(co, std::cout, std::cerr);
     if (analyze->parsed()) return cmd_analyze(scenario_file, sets, seed, out_dir, quiet);
   } catch (const tb::config_error& e) {
     std::cerr << "bcastsim: error: " << e.what() << "\n";

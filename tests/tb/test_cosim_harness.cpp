@@ -1,0 +1,326 @@
+// The co-simulation harness itself (tb/cosim), without the RTL: the random stimulus is
+// deterministic and within the RTL's limits; the SystemC model against itself gives no
+// divergence and events in every stage; the scoreboard finds planted differences (child,
+// order, timing) and names the first; a fabric run's recording replays packet for packet;
+// the CLI rejects bad input with exit code 2 and is deterministic.
+//
+// Cases that simulate elaborate one design each (one CTest entry per case); the CLI cases
+// run the real binary.
+#include "cli_runner.h"
+#include "hw/ragasa/unit_factory.h"
+#include "tb/cosim/harness.h"
+#include "tb/cosim/scoreboard.h"
+#include "tb/cosim/stimulus.h"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace bcastsim;
+using namespace bcastsim::tb::cosim;
+using test::contains;
+using test::fresh_dir;
+using test::run_cli;
+
+namespace {
+
+std::string dump(const stimulus& s) {
+  nlohmann::json j = to_json(s.params);
+  for (const arrival& a : s.arrivals) j["arrivals"].push_back(to_json(a));
+  for (const auto& [id, kids] : s.membership)
+    for (const auto& k : kids)
+      j["membership"][std::to_string(id)].push_back({k.dst, k.unit_router});
+  j["sink"] = {s.sink.ps_per_byte, s.sink.credit_delay_ps, s.sink.credit_jitter_ps,
+               s.sink.jitter_seed};
+  return j.dump();
+}
+
+event copy_event(uint64_t t_ns, uint32_t index, network::terminal_id dst) {
+  event e;
+  e.t_ps = t_ns * 1000;
+  e.collective_id = 7;
+  e.src = 3;
+  e.msg_id = 100;
+  e.index = index;
+  e.count = 4;
+  e.size_bytes = 512;
+  e.msg_bytes = 2048;
+  e.child = hw::ragasa::membership_child{dst, network::invalid_id};
+  return e;
+}
+
+// Two identical logs: a descriptor at 5 ns, copies of packets 0..3 to children 1 and 2.
+void make_logs(event_log& ref, event_log& dut) {
+  event d = copy_event(5, 0, 1);
+  ref[stage::descriptor].push_back(d);
+  for (uint32_t i = 0; i < 4; ++i) {
+    ref[stage::copy].push_back(copy_event(10 + 2 * i, i, 1));
+    ref[stage::copy].push_back(copy_event(11 + 2 * i, i, 2));
+  }
+  dut = ref;
+}
+
+nlohmann::json load_json(const std::string& path) {
+  std::ifstream in(path);
+  BOOST_REQUIRE_MESSAGE(in.good(), "cannot read " << path);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(random_stimulus_is_deterministic_and_within_rtl_limits) {
+  BOOST_TEST(dump(random_stimulus(7, 5000)) == dump(random_stimulus(7, 5000)));
+  BOOST_TEST(dump(random_stimulus(7, 5000)) != dump(random_stimulus(8, 5000)));
+  BOOST_TEST(dump(random_stimulus(7, 5000)) != dump(random_stimulus(7, 6000)));
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    const stimulus s = random_stimulus(seed, 20000);
+    const hw::ragasa::bcast_unit_params& p = s.params;
+    BOOST_TEST_CONTEXT("seed " << seed) {
+      BOOST_TEST((p.rx_queues >= 1 && p.rx_queues <= 8));
+      BOOST_TEST((p.rx_queue_packets >= 1 && p.rx_queue_packets <= 16));
+      BOOST_TEST((p.work_queue_descriptors >= 1 && p.work_queue_descriptors <= 64));
+      BOOST_TEST((p.send_queue_descriptors >= 1 && p.send_queue_descriptors <= 16));
+      BOOST_TEST((s.membership.size() >= 2 && s.membership.size() <= 12));
+      BOOST_TEST(p.membership_entries >= s.membership.size());
+      BOOST_TEST(p.membership_entries <= 64u);
+      for (const auto& [id, kids] : s.membership) {
+        BOOST_TEST((kids.size() >= 1 && kids.size() <= 16));
+        std::set<std::pair<uint32_t, uint32_t>> distinct;
+        for (const auto& k : kids) distinct.insert({k.dst, k.unit_router});
+        BOOST_TEST(distinct.size() == kids.size());
+      }
+      // Arrivals: in time order, every collective's Mini Packet once, messages complete,
+      // at most 4 in progress per collective, Working Memory never over 64 packets.
+      std::map<uint32_t, uint32_t> mini;
+      std::map<std::pair<uint32_t, uint64_t>, uint32_t> next;  // (src, msg) -> next index
+      std::map<uint32_t, uint32_t> in_progress;
+      uint64_t last = 0;
+      for (const arrival& a : s.arrivals) {
+        BOOST_TEST(a.send_ps >= last);
+        last = a.send_ps;
+        BOOST_TEST((a.send_ps <= a.head_ps && a.head_ps <= a.tail_ps));
+        BOOST_TEST((a.size_bytes >= 1 && a.size_bytes <= p.packet_bytes));
+        BOOST_TEST(s.membership.count(a.collective_id) == 1u);
+        if (a.kind == tlm_net::packet_kind::control) {
+          ++mini[a.collective_id];
+          BOOST_TEST(a.size_bytes == 16 + 4 * s.membership.at(a.collective_id).size());
+          continue;
+        }
+        BOOST_TEST(a.msg_id < (uint64_t{1} << 32));
+        BOOST_TEST(a.size_bytes * 64 >= p.working_memory_bytes);
+        uint32_t& n = next[{a.src, a.msg_id}];
+        BOOST_TEST(a.index == n);
+        if (n == 0) ++in_progress[a.collective_id];
+        BOOST_TEST(in_progress[a.collective_id] <= 4u);
+        if (++n == a.count) --in_progress[a.collective_id];
+      }
+      for (const auto& [id, kids] : s.membership) BOOST_TEST(mini[id] == 1u);
+      for (const auto& [id, n] : in_progress) BOOST_TEST(n == 0u);
+      BOOST_TEST(last >= 20000 * s.period_ps() / 2);  // about `cycles` long
+    }
+  }
+}
+
+// 4 seeds x 20,000 cycles, one design: the model against itself.
+BOOST_AUTO_TEST_CASE(systemc_against_itself_has_no_divergence) {
+  std::vector<stimulus> stimuli;
+  for (uint64_t seed = 1; seed <= 4; ++seed) stimuli.push_back(random_stimulus(seed, 20000));
+  const report r = run_cosim(stimuli, cosim_options{});
+  std::ostringstream os;
+  print(os, r);
+  BOOST_TEST_MESSAGE(os.str());
+  BOOST_TEST(r.ok(), os.str());
+  BOOST_TEST(r.divergences == 0u);
+  BOOST_TEST(r.units == 4u);
+  BOOST_TEST(r.cycles >= 20000u);
+  for (size_t k = 0; k < num_stages; ++k) {
+    BOOST_TEST(r.stages[k].compared > 0u, to_string(static_cast<stage>(k)));
+    BOOST_TEST(r.stages[k].max_abs_drift_cycles == 0.0);
+  }
+  uint64_t packets = 0;
+  for (const stimulus& s : stimuli) packets += s.arrivals.size();
+  BOOST_TEST(r.packets_in == packets);
+  BOOST_TEST(r[stage::credit].compared == packets);
+  BOOST_TEST(r[stage::scheduled].compared == packets);
+}
+
+BOOST_AUTO_TEST_CASE(scoreboard_finds_planted_differences) {
+  const uint64_t period = 1000;  // 1 GHz
+  {                              // identical: nothing
+    event_log ref, dut;
+    make_logs(ref, dut);
+    scoreboard sb(0);
+    sb.compare("u", period, ref, dut);
+    BOOST_TEST(sb.result().ok());
+    BOOST_TEST(sb.result()[stage::copy].compared == 8u);
+  }
+  {  // one copy to another child: a functional mismatch in `copy`, at that copy's time
+    event_log ref, dut;
+    make_logs(ref, dut);
+    dut[stage::copy][5].child.dst = 9;  // packet 2 to child 9 instead of child 2
+    scoreboard sb(0);
+    sb.compare("u", period, ref, dut);
+    const report& r = sb.result();
+    BOOST_TEST(!r.ok());
+    BOOST_TEST(r.first.where == stage::copy);
+    BOOST_TEST(r.first.kind == "functional");
+    BOOST_TEST(r.first.t_ps == 15000u);
+    BOOST_TEST(contains(r.first.expected, "pkt 2/4"));  // child 2 misses packet 2
+    BOOST_TEST(contains(r.first.got, "pkt 3/4"));
+    BOOST_TEST(r[stage::copy].mismatches == 2u);  // child 2, and child 9 that got it
+  }
+  {  // two copies to one child swapped: a functional mismatch at the first of them
+    event_log ref, dut;
+    make_logs(ref, dut);
+    std::swap(dut[stage::copy][2].index, dut[stage::copy][4].index);  // child 1: 0, 2, 1, 3
+    scoreboard sb(0);
+    sb.compare("u", period, ref, dut);
+    const report& r = sb.result();
+    BOOST_TEST(r.first.found);
+    BOOST_TEST(r.first.where == stage::copy);
+    BOOST_TEST(r.first.t_ps == 12000u);
+    BOOST_TEST(contains(r.first.expected, "pkt 1/4"));
+    BOOST_TEST(contains(r.first.got, "pkt 2/4"));
+    BOOST_TEST(r[stage::copy].mismatches == 1u);
+  }
+  {  // a copy 3 cycles late: a timing violation beyond 2 cycles, none within 3
+    event_log ref, dut;
+    make_logs(ref, dut);
+    dut[stage::copy][6].t_ps += 3 * period;
+    scoreboard tight(2);
+    tight.compare("u", period, ref, dut);
+    const report& r = tight.result();
+    BOOST_TEST(r.first.found);
+    BOOST_TEST(r.first.where == stage::copy);
+    BOOST_TEST(r.first.kind == "timing");
+    BOOST_TEST(r.first.drift_cycles == 3.0);
+    BOOST_TEST(r.first.t_ps == 16000u);
+    BOOST_TEST(r[stage::copy].violations == 1u);
+    BOOST_TEST(r[stage::copy].max_abs_drift_cycles == 3.0);
+    scoreboard loose(3);
+    loose.compare("u", period, ref, dut);
+    BOOST_TEST(loose.result().ok());
+    BOOST_TEST(loose.result()[stage::copy].max_abs_drift_cycles == 3.0);
+  }
+  {  // the earliest divergence wins over a later one in an earlier stage, and a missing
+     // event is a mismatch
+    event_log ref, dut;
+    make_logs(ref, dut);
+    dut[stage::copy][1].t_ps += period;  // at 11 ns
+    dut[stage::descriptor].clear();      // at 5 ns: missing
+    scoreboard sb(0);
+    sb.compare("u", period, ref, dut);
+    const report& r = sb.result();
+    BOOST_TEST(r.first.where == stage::descriptor);
+    BOOST_TEST(r.first.t_ps == 5000u);
+    BOOST_TEST(contains(r.first.got, "nothing"));
+    BOOST_TEST(r.divergences == 2u);
+    std::ostringstream os;
+    print(os, r);
+    BOOST_TEST(contains(os.str(), "the first at 5.000 ns, stage descriptor, u, functional"));
+  }
+  {  // end states: a DUT that did not finish
+    end_state ref, dut;
+    ref.packets_in = dut.packets_in = 10;
+    dut.idle = false;
+    dut.stall = "  stuck\n";
+    scoreboard sb(0);
+    sb.compare_end("u", 7000, ref, dut);
+    BOOST_TEST(sb.result().first.where == stage::end);
+    BOOST_TEST(contains(sb.result().first.got, "stuck"));
+  }
+}
+
+// A small Ragasa run recorded, loaded and replayed: every packet that entered a unit is
+// replayed, and the model against itself gives no divergence.
+BOOST_AUTO_TEST_CASE(replay_of_a_recorded_run_round_trips) {
+  const std::string dir = fresh_dir();
+  const std::string file = dir + "/units.jsonl";
+  const test::outcome o = run_cli(
+      "run --set topology.p=2 --set topology.a=2 --set topology.h=1 --set "
+      "collective.algorithm=ragasa"
+      " --set collective.bytes=5000 --set collective.root=3 -q --out " +
+      dir + " --record-unit-inputs " + file);
+  BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
+  const nlohmann::json result = load_json(dir + "/result.json");
+  const std::vector<stimulus> stimuli = load_replay(file);
+  BOOST_REQUIRE(!stimuli.empty());
+  uint64_t packets = 0, mini = 0;
+  for (const stimulus& s : stimuli) {
+    packets += s.arrivals.size();
+    mini += s.packets(tlm_net::packet_kind::control);
+    BOOST_TEST(s.params.input_buffer_bytes == 2048u);  // ragasa.ri_buffer_bytes
+    BOOST_TEST(s.credit_latency_ps == 1000u);          // ragasa.port_latency_ns
+  }
+  BOOST_TEST(packets == result["ragasa"]["units"]["packets_in"].get<uint64_t>());
+  BOOST_TEST(mini == result["ragasa"]["setup"]["mini_packets"].get<uint64_t>());
+  const report r = run_cosim(stimuli, cosim_options{});
+  std::ostringstream os;
+  print(os, r);
+  BOOST_TEST(r.ok(), os.str());
+  BOOST_TEST(r.packets_in == packets);
+  BOOST_TEST(r[stage::copy].compared == result["ragasa"]["units"]["packets_out"].get<uint64_t>());
+  BOOST_TEST(r[stage::parsed].compared == mini);
+}
+
+BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2) {
+  auto expect = [](const std::string& args, const std::vector<std::string>& texts) {
+    const test::outcome o = run_cli(args);
+    BOOST_TEST(o.code == 2, args << " -> " << o.code << ": " << o.output);
+    for (const std::string& t : texts) BOOST_TEST(contains(o.output, t), args << ": " << o.output);
+  };
+  expect("cosim --dut verilog",
+         {"--dut 'verilog'", "allowed: systemc, rtl, rtl-fault-unfair, rtl-fault-early-free"});
+  expect("cosim --random-cycles 0", {"--random-cycles"});
+  expect("cosim --replay /nonexistent/units.jsonl", {"--replay", "/nonexistent/units.jsonl"});
+  const std::string dir = fresh_dir();
+  std::ofstream(dir + "/bad.jsonl")
+      << R"({"type":"unit","unit":"unit_0","router":0,"terminal":0,"params":{}})"
+      << "\n";
+  expect("cosim --replay " + dir + "/bad.jsonl", {dir + "/bad.jsonl:1", "ill-formed"});
+  std::ofstream(dir + "/junk.jsonl") << "\n{not json\n";
+  expect("cosim --replay " + dir + "/junk.jsonl", {dir + "/junk.jsonl:2"});
+  std::ofstream(dir + "/orphan.jsonl")
+      << R"({"type":"membership","unit":"unit_4","collective_id":1,"children":[]})"
+      << "\n";
+  expect("cosim --replay " + dir + "/orphan.jsonl", {"orphan.jsonl:1", "unit_4"});
+  std::ofstream(dir + "/empty.jsonl") << "";
+  expect("cosim --replay " + dir + "/empty.jsonl", {"empty.jsonl", "no unit received packets"});
+  expect("cosim --replay " + dir + "/empty.jsonl --random-cycles 10", {"--random-cycles"});
+  expect("run --record-unit-inputs /nonexistent/dir/u.jsonl --set collective.algorithm=ragasa",
+         {"--record-unit-inputs", "/nonexistent/dir/u.jsonl"});
+  if (!hw::ragasa::unit_model_available(hw::ragasa::unit_model::rtl))
+    expect("cosim --dut rtl", {"--dut rtl", "needs a build with Verilator"});
+}
+
+// The report is the same for the same seed, with waveforms of both sides and JSON.
+BOOST_AUTO_TEST_CASE(cli_self_check_is_deterministic_with_waveforms_and_json) {
+  const std::string dir = fresh_dir();
+  const std::string args = "cosim --seed 11 --random-cycles 6000 --json " + dir + "/r.json";
+  const test::outcome a = run_cli(args + " --vcd " + dir + "/vcd");
+  const test::outcome b = run_cli(args);
+  BOOST_TEST(a.code == 0, a.output);
+  BOOST_TEST(b.code == 0, b.output);
+  BOOST_TEST(contains(a.output, "PASS: no divergence"));
+  BOOST_TEST(contains(a.output, "timing tolerance: 0 cycles"));
+  BOOST_TEST(contains(a.output, "stimulus seed_11"));
+  BOOST_TEST(a.output.substr(0, a.output.find("waveform:")) == b.output);
+  for (const char* f : {"/vcd/cosim_ref.vcd", "/vcd/cosim_dut.vcd"}) {
+    BOOST_TEST(std::filesystem::file_size(dir + f) > 1000u, f);
+  }
+  const nlohmann::json j = load_json(dir + "/r.json");
+  BOOST_TEST(j["ok"].get<bool>());
+  BOOST_TEST(j["dut"] == "systemc");
+  BOOST_TEST(j["first_divergence"].is_null());
+  BOOST_TEST(j["stages"]["copy"]["compared"].get<uint64_t>() > 0u);
+  const test::outcome quiet = run_cli("cosim --seed 11 --random-cycles 2000 -q");
+  BOOST_TEST(quiet.code == 0);
+  BOOST_TEST(quiet.output.empty(), quiet.output);
+}
