@@ -1,0 +1,125 @@
+// The co-simulation regression (label cosim; needs a build with Verilator): the verilated
+// RTL Bcast Unit against the SystemC model, through the real `bcastsim cosim`.
+//   - random stimulus, 4 seeds x 30,000 cycles (each its own case): no divergence;
+//   - replays of the 72-node Ragasa study (experiments/ragasa/df72.yaml) at 1 KiB, 16 KiB
+//     and 1 MiB, recorded with `bcastsim run --record-unit-inputs`: no divergence;
+//   - the RTL's deliberate faults (rtl-fault-unfair, rtl-fault-early-free) on a stimulus that
+//     exercises them and that the fault-free RTL passes: exit 1, the first divergence named.
+#include "cli_runner.h"
+#include "tb/cosim/stimulus.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <set>
+#include <string>
+
+using namespace bcastsim;
+using test::contains;
+using test::fresh_dir;
+using test::outcome;
+using test::run_cli;
+
+namespace {
+
+constexpr uint64_t k_cycles = 30000;
+
+void expect_no_divergence(const std::string& args) {
+  const outcome o = run_cli(args);
+  BOOST_TEST_MESSAGE(args << "\n" << o.output);
+  BOOST_TEST(o.code == 0, args << " -> " << o.code << ":\n" << o.output);
+  BOOST_TEST(contains(o.output, "PASS: no divergence"), o.output);
+}
+
+void random_against_rtl(uint64_t seed) {
+  expect_no_divergence("cosim --dut rtl --seed " + std::to_string(seed) + " --random-cycles " +
+                       std::to_string(k_cycles));
+}
+
+void replay_df72(uint64_t bytes) {
+  const std::string dir = fresh_dir();
+  const std::string file = dir + "/units.jsonl";
+  const outcome run =
+      run_cli(std::string("run ") + BCASTSIM_SOURCE_DIR +
+              "/experiments/ragasa/df72.yaml --set collective.bytes=" + std::to_string(bytes) +
+              " -q --out " + dir + " --record-unit-inputs " + file);
+  BOOST_REQUIRE_MESSAGE(run.code == 0, run.output);
+  expect_no_divergence("cosim --dut rtl --replay " + file + " --vcd " + dir + "/vcd");
+}
+
+// Copy bytes offered per ps of stimulus, against the output link's rate (1: saturated).
+double offered_load(const tb::cosim::stimulus& s) {
+  double copy_bytes = 0;
+  for (const tb::cosim::arrival& a : s.arrivals) {
+    if (a.kind == tlm_net::packet_kind::data)
+      copy_bytes += static_cast<double>(a.size_bytes) * s.membership.at(a.collective_id).size();
+  }
+  return copy_bytes * s.sink.ps_per_byte / static_cast<double>(s.arrivals.back().tail_ps);
+}
+
+// The first seed whose stimulus has what `wanted` asks for.
+template <class Pred>
+uint64_t seed_where(Pred wanted) {
+  for (uint64_t seed = 1; seed < 1000; ++seed) {
+    if (wanted(tb::cosim::random_stimulus(seed, k_cycles))) return seed;
+  }
+  BOOST_FAIL("no seed below 1000 gives the stimulus wanted");
+  return 0;
+}
+
+// The fault-free RTL passes `seed`; the faulty one diverges and says where first.
+void fault_is_caught(const std::string& fault, uint64_t seed) {
+  const std::string args =
+      " --seed " + std::to_string(seed) + " --random-cycles " + std::to_string(k_cycles);
+  expect_no_divergence("cosim --dut rtl" + args);
+  const outcome o = run_cli("cosim --dut " + fault + args);
+  BOOST_TEST_MESSAGE(fault << args << "\n" << o.output);
+  BOOST_TEST(o.code == 1, fault << args << " -> " << o.code << ":\n" << o.output);
+  BOOST_TEST(contains(o.output, "FAIL: "), o.output);
+  BOOST_TEST(contains(o.output, "the first at "), o.output);
+  BOOST_TEST(contains(o.output, "expected (SystemC model):"), o.output);
+  BOOST_TEST(contains(o.output, "got (" + fault + "):"), o.output);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(rtl_random_seed_1) {
+  random_against_rtl(1);
+}
+BOOST_AUTO_TEST_CASE(rtl_random_seed_2) {
+  random_against_rtl(2);
+}
+BOOST_AUTO_TEST_CASE(rtl_random_seed_3) {
+  random_against_rtl(3);
+}
+BOOST_AUTO_TEST_CASE(rtl_random_seed_4) {
+  random_against_rtl(4);
+}
+
+BOOST_AUTO_TEST_CASE(rtl_replay_df72_1_kib) {
+  replay_df72(1024);
+}
+BOOST_AUTO_TEST_CASE(rtl_replay_df72_16_kib) {
+  replay_df72(16384);
+}
+BOOST_AUTO_TEST_CASE(rtl_replay_df72_1_mib) {
+  replay_df72(1048576);
+}
+
+// Unfair Receive Packet Scheduler (always from Rx-queue 0): several busy Rx-queues.
+BOOST_AUTO_TEST_CASE(rtl_fault_unfair_is_caught) {
+  fault_is_caught("rtl-fault-unfair", seed_where([](const tb::cosim::stimulus& s) {
+                    std::set<uint32_t> queues;
+                    for (const auto& [id, kids] : s.membership)
+                      queues.insert(id % s.params.rx_queues);
+                    return queues.size() >= 4 && offered_load(s) >= 1.0;
+                  }));
+}
+
+// Memory freed one copy early: Working Memory short, several children per collective.
+BOOST_AUTO_TEST_CASE(rtl_fault_early_free_is_caught) {
+  fault_is_caught("rtl-fault-early-free", seed_where([](const tb::cosim::stimulus& s) {
+                    for (const auto& [id, kids] : s.membership)
+                      if (kids.size() < 2) return false;
+                    return s.params.working_memory_bytes <= 4096 && offered_load(s) >= 1.0;
+                  }));
+}
