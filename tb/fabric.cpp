@@ -116,9 +116,9 @@ void fabric::make_offload(const scenario& s, const network::topology& topo,
   for (uint32_t r = 0; r < nr; ++r) {
     const std::string id = std::to_string(r);
     // The unit draws routing entropy as a NIC of its router would.
-    units.push_back(std::make_unique<hw::ragasa::bcast_unit>(
-        ("unit_" + id).c_str(), topo.terminals_of(r).front(), s.ragasa.unit, pool, memberships[r],
-        &routing));
+    units.push_back(hw::ragasa::make_bcast_unit(s.ragasa.model, ("unit_" + id).c_str(),
+                                                topo.terminals_of(r).front(), s.ragasa.unit, pool,
+                                                memberships[r], &routing));
     hw::ragasa::bcast_unit_base& u = *units.back();
     hw::router& rt = *routers[r];
     unit_links.push_back(

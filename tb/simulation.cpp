@@ -191,6 +191,8 @@ nlohmann::json run_scenario(const config& cfg,
     vcd->set_time_unit(1, sc_core::SC_PS);
     tlm_net::trace_window window;
     window.file = vcd;
+    const size_t slash = base.rfind('/');
+    window.own_vcd_dir = slash == std::string::npos ? "." : base.substr(0, slash);
     window.start = sc_core::sc_time(s.trace_start_ns, sc_core::SC_NS);
     if (s.trace_end_ns > 0) window.end = sc_core::sc_time(s.trace_end_ns, sc_core::SC_NS);
     fab.trace(window, s.trace_blocks);

@@ -309,7 +309,7 @@ BOOST_AUTO_TEST_CASE(cli_self_check_is_deterministic_with_waveforms_and_json) {
   BOOST_TEST(a.code == 0, a.output);
   BOOST_TEST(b.code == 0, b.output);
   BOOST_TEST(contains(a.output, "PASS: no divergence"));
-  BOOST_TEST(contains(a.output, "timing tolerance: 0 cycles"));
+  BOOST_TEST(contains(a.output, "timing tolerance: 4 cycles"));
   BOOST_TEST(contains(a.output, "stimulus seed_11"));
   BOOST_TEST(a.output.substr(0, a.output.find("waveform:")) == b.output);
   for (const char* f : {"/vcd/cosim_ref.vcd", "/vcd/cosim_dut.vcd"}) {
