@@ -304,6 +304,10 @@ const std::vector<key_info>& schema() {
       r("trace.end_ns", "0", 0, 1e18, "waveform window end; 0 = end of simulation"),
       c("output.block_stats", "off", {"off", "on"},
         "on: result.json gets every block's declared statistics under 'blocks'"),
+      c("output.link_traffic", "off", {"off", "on"},
+        "on: result.json gets 'link_traffic': the dragonfly's shape, the ranks' terminals and "
+        "the messages and packets of every link that carried data, by its routers or "
+        "terminal (scripts/plot_sweep.py draws it)"),
   };
   return keys;
 }
@@ -449,6 +453,7 @@ scenario make_scenario(const config& cfg) {
   s.trace_start_ns = cfg.real("trace.start_ns");
   s.trace_end_ns = cfg.real("trace.end_ns");
   s.block_stats = cfg.text("output.block_stats") == "on";
+  s.link_traffic = cfg.text("output.link_traffic") == "on";
   if (s.trace_end_ns != 0 && s.trace_end_ns < s.trace_start_ns) {
     throw config_error("trace.end_ns", "trace.end_ns must be 0 or not before trace.start_ns");
   }

@@ -109,6 +109,7 @@ struct scenario {
   double trace_start_ns = 0;
   double trace_end_ns = 0;
   bool block_stats = false;
+  bool link_traffic = false;  // output.link_traffic
 };
 
 // Cross-key checks that need no topology (buffer >= packet, ...). Throws config_error.

@@ -4,6 +4,7 @@
 #include "algorithms/verify.h"
 #include "network/dragonfly.h"
 #include "tb/fabric.h"
+#include "tb/link_traffic.h"
 #include "tb/plan.h"
 #include "tb/ragasa_report.h"
 #include "tb/traffic_report.h"
@@ -290,6 +291,7 @@ nlohmann::json run_scenario(const config& cfg,
                   {"latency_ns_max", latency.count ? latency.max / 1000.0 : 0.0}};
   if (s.traffic.kind != "none") r["traffic"] = traffic_report(s, fab);
   if (fab.manager) r["ragasa"] = ragasa_report(fab);
+  if (s.link_traffic) r["link_traffic"] = link_traffic_report(fab, *p.topo, *p.place, s.root);
 
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
