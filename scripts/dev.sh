@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make pkg-config libsystemc-dev libboost-test-dev libyaml-cpp-dev
-          libcli11-dev nlohmann-json3-dev python3 verilator)
+          libcli11-dev nlohmann-json3-dev python3 python3-matplotlib verilator
+          libopenmpi-dev openmpi-bin)
 
 install_missing() {
   local missing=()

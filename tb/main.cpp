@@ -7,10 +7,12 @@
 #include "tb/config.h"
 #include "tb/cosim/command.h"
 #include "tb/simulation.h"
+#include "tb/sweep/command.h"
 
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -276,11 +278,29 @@ int sc_main(int argc, char* argv[]) {
   cosim->add_option("--json", co.json_file, "write the report as JSON to this file");
   cosim->add_flag("-q,--quiet", co.quiet, "print the report only when there is a divergence");
 
-  if (argc > 1 && argv[1][0] != '-' && std::string(argv[1]) != "run" &&
-      std::string(argv[1]) != "analyze" && std::string(argv[1]) != "list" &&
-      std::string(argv[1]) != "cosim") {
+  tb::sweep::sweep_options so;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep",
+      "run a study: a base scenario and the parameters to vary (STUDY.yaml), each point in its "
+      "own process, N at a time or over `mpirun -n K` ranks; writes OUT/results.csv, every "
+      "point's result.json and the study's plots (exit 0: all ok, 1: a point failed, 2: bad "
+      "input, 130: interrupted, run again to resume)");
+  sweep->add_option("study", so.study_file, "study YAML file (see experiments/sweep-example.yaml)")
+      ->required();
+  sweep->add_option("-j,--jobs", so.jobs,
+                    "points at a time (per MPI rank); default: one per core, 1 under mpirun");
+  sweep->add_option("--out", so.out_dir, "output directory (default: results/<study name>)");
+  sweep->add_flag("--retry-failed", so.retry_failed,
+                  "run failed points again (a resume skips them by default)");
+  sweep->add_flag("--list", so.list_only, "print the points with their seeds and exit");
+  sweep->add_flag("!--no-plots", so.plots, "do not draw the study's plots");
+  sweep->add_flag("-q,--quiet", so.quiet, "print only failures");
+
+  const std::vector<std::string> commands{"run", "analyze", "list", "cosim", "sweep"};
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
     std::cerr << "bcastsim: error: unknown command '" << argv[1]
-              << "'; allowed: run, list, analyze, cosim\n";
+              << "'; allowed: run, list, analyze, cosim, sweep\n";
     return 2;
   }
   try {
@@ -294,6 +314,7 @@ int sc_main(int argc, char* argv[]) {
     if (run->parsed())
       return cmd_run(scenario_file, sets, seed, out_dir, vcd, record_unit_inputs, quiet);
     if (cosim->parsed()) return tb::cosim::run_command(co, std::cout, std::cerr);
+    if (sweep->parsed()) return tb::sweep::run_command(so, std::cout, std::cerr);
     if (analyze->parsed()) return cmd_analyze(scenario_file, sets, seed, out_dir, quiet);
   } catch (const tb::config_error& e) {
     std::cerr << "bcastsim: error: " << e.what() << "\n";

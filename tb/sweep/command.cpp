@@ -1,0 +1,292 @@
+#include "tb/sweep/command.h"
+
+#include "tb/config.h"
+#include "tb/sweep/progress.h"
+#include "tb/sweep/table.h"
+#ifdef BCASTSIM_WITH_MPI
+#include "tb/sweep/mpi.h"
+#endif
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <ostream>
+#include <thread>
+
+namespace bcastsim::tb::sweep {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;  // set by SIGINT/SIGTERM during a local run
+extern "C" void on_interrupt(int) {
+  g_interrupted = 1;
+}
+
+constexpr auto idle_wait = std::chrono::milliseconds(5);
+
+std::string label_of(const point& p) {
+  std::string s;
+  for (const auto& [k, v] : p.values) s += (s.empty() ? "" : " ") + k + "=" + v;
+  if (p.replicate) s += " replicate=" + std::to_string(p.replicate);
+  return s.empty() ? "(the base scenario)" : s;
+}
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream out(p);
+  out << text;
+  if (!out) throw config_error("--out", "cannot write " + p.string());
+}
+
+nlohmann::ordered_json study_json(const study& s, const std::vector<point>& points,
+                                  const std::vector<std::string>& columns) {
+  nlohmann::ordered_json j;
+  j["schema"] = "bcastsim.sweep/1";
+  j["name"] = s.name;
+  j["study_file"] = s.file;
+  j["scenario"] = s.scenario;
+  j["command"] = s.command;
+  j["seed"] = s.seed;
+  j["replicates"] = s.replicates;
+  j["set"] = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : s.fixed) j["set"][k] = v;
+  j["parameters"] = s.parameters();
+  j["columns"] = columns;
+  j["plots"] = s.plots;
+  j["points"] = nlohmann::ordered_json::array();
+  for (const point& p : points) {
+    nlohmann::ordered_json e;
+    e["index"] = p.index;
+    e["dir"] = p.dir;
+    e["values"] = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : p.values) e["values"][k] = v;
+    e["replicate"] = p.replicate;
+    e["seed"] = p.seed;
+    j["points"].push_back(std::move(e));
+  }
+  return j;
+}
+
+void list_points(const study& s, const std::vector<point>& points, std::ostream& out) {
+  out << s.name << ": " << points.size() << " points (" << s.command;
+  if (!s.scenario.empty()) out << " " << s.scenario;
+  for (const auto& [k, v] : s.fixed) out << " --set " << k << "=" << v;
+  out << ")\n";
+  for (const point& p : points) {
+    out << "  " << p.dir << "  seed " << p.seed << "  " << label_of(p) << "\n";
+  }
+}
+
+// The plots of the study's `plots` list, by scripts/plot_sweep.py with Debian's python3.
+void draw_plots(const std::string& out_dir, std::ostream& out, std::ostream& err, bool quiet) {
+  const char* env = std::getenv("BCASTSIM_SCRIPTS_DIR");
+  const fs::path script = fs::path(env ? env : BCASTSIM_SCRIPTS_DIR) / "plot_sweep.py";
+  if (!fs::exists(script)) {
+    err << "bcastsim: warning: no plots: " << script << " not found (set BCASTSIM_SCRIPTS_DIR)\n";
+    return;
+  }
+  // Debian's matplotlib belongs to /usr/bin/python3, which a python3 earlier in PATH may not see.
+  const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+  const std::string cmd =
+      python + " '" + script.string() + "' '" + out_dir + "'" + (quiet ? " > /dev/null" : "");
+  out.flush();
+  if (std::system(cmd.c_str()) != 0) {
+    err << "bcastsim: warning: plotting failed (needs the Debian package python3-matplotlib): "
+        << cmd << "\n";
+  }
+}
+
+struct run_state {
+  const study& s;
+  const std::vector<point>& points;
+  const point_store& store;
+  std::vector<std::optional<point_outcome>> outcomes;
+  size_t run_now = 0;
+};
+
+// Rank 0 (or the only process): hands out the pending points, to its own slots and to the
+// remote workers, and records every outcome. Returns false when interrupted.
+bool coordinate(run_state& st, const std::vector<size_t>& pending, launcher& local,
+                remote_pool* remote, progress_meter& meter) {
+  size_t next = 0, done = 0;
+  auto record = [&](const point_outcome& o) {
+    const point& p = st.points.at(o.index);
+    st.store.record(p, o);
+    st.outcomes[o.index] = o;
+    ++done;
+    ++st.run_now;
+    meter.finished(o.index, o.ok, o.wall_s, o.ok ? label_of(p) : label_of(p) + ": " + o.error);
+  };
+  while (done < pending.size() || (remote && !remote->all_released())) {
+    for (const point_outcome& o : local.reap()) {
+      const bool ours = o.exit_code == 128 + SIGINT || o.exit_code == 128 + SIGTERM;
+      if (!(g_interrupted && ours)) record(o);
+    }
+    if (g_interrupted) {
+      local.terminate_all();
+      return false;
+    }
+    if (remote) {
+      remote->poll();
+      for (const point_outcome& o : remote->take_results()) record(o);
+    }
+    bool started = false;
+    while (next < pending.size() && local.has_free_slot()) {
+      local.start(st.points[pending[next++]]);
+      started = true;
+    }
+    if (remote) {
+      while (next < pending.size() && remote->worker_waiting()) {
+        remote->assign(pending[next++]);
+        started = true;
+      }
+      if (next == pending.size()) remote->release_waiting();
+    }
+    meter.running(local.running());
+    meter.tick();
+    if (!started) std::this_thread::sleep_for(idle_wait);
+  }
+  return true;
+}
+
+int finish(run_state& st, const std::string& out_dir, bool interrupted, const sweep_options& o,
+           const progress_meter& meter, std::ostream& out, std::ostream& err) {
+  const std::string csv = make_csv(st.s, st.points, st.outcomes);
+  write_file(fs::path(out_dir) / "results.csv", csv);
+  write_file(fs::path(out_dir) / "study.json",
+             study_json(st.s, st.points, result_columns(st.s, st.outcomes)).dump(2) + "\n");
+  size_t ok = 0, failed = 0, pending = 0;
+  for (const auto& x : st.outcomes) (!x ? pending : x->ok ? ok : failed) += 1;
+  if (!o.quiet || failed || interrupted) {
+    out << st.s.name << ": " << st.points.size() << " points, " << ok << " ok, " << failed
+        << " failed";
+    if (pending) out << ", " << pending << " not run";
+    out << " (" << st.run_now << " run now in " << clock_text(meter.elapsed_s()) << ", "
+        << (st.points.size() - pending - st.run_now) << " earlier) -> " << out_dir
+        << "/results.csv\n";
+    size_t shown = 0;
+    for (const point& p : st.points) {
+      const auto& x = st.outcomes[p.index];
+      if (x && !x->ok && shown++ < 10) {
+        out << "  failed " << p.dir << " (" << label_of(p) << "): " << x->error << "\n";
+      }
+    }
+  }
+  if (interrupted) {
+    err << "bcastsim: interrupted; run the same command again to resume\n";
+    return 130;
+  }
+  if (o.plots && !st.s.plots.empty()) draw_plots(out_dir, out, err, o.quiet);
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
+#ifdef BCASTSIM_WITH_MPI
+  std::unique_ptr<mpi_session> mpi;
+  if (launched_by_mpi()) mpi = std::make_unique<mpi_session>();
+  const bool coordinator = !mpi || mpi->rank() == 0;
+#else
+  if (const char* n = std::getenv("OMPI_COMM_WORLD_SIZE"); n && std::atoi(n) > 1) {
+    throw config_error("mpirun",
+                       "this bcastsim was built without Open MPI, so its ranks "
+                       "cannot share a study; install libopenmpi-dev and rebuild, "
+                       "or run `bcastsim sweep -j N` on one machine");
+  }
+  const bool coordinator = true;
+#endif
+  std::optional<study> parsed;
+  std::string why;
+  try {
+    parsed = load_study(o.study_file);
+  } catch (const config_error& e) {
+    why = e.what();
+  }
+#ifdef BCASTSIM_WITH_MPI
+  if (mpi) {
+    // Every rank reads the study itself; all must agree before any point runs.
+    const bool all_read = mpi->all(parsed.has_value());
+    const bool agree = all_read && mpi->same(parsed->num_points());
+    if (!all_read || !agree) {
+      if (!parsed) throw config_error("STUDY", why + " (rank " + std::to_string(mpi->rank()) + ")");
+      if (coordinator) {
+        throw config_error("STUDY", "the ranks of mpirun read different studies from " +
+                                        o.study_file + "; every node must see the same files");
+      }
+      return 2;
+    }
+  }
+#endif
+  if (!parsed) throw config_error("STUDY", why);
+  const study& s = *parsed;
+  const std::vector<point> points = expand(s);
+  if (o.list_only) {
+    if (coordinator) list_points(s, points, out);
+    return 0;
+  }
+  const std::string out_dir = o.out_dir.empty() ? "results/" + s.name : o.out_dir;
+  const point_store store(s, out_dir);
+  size_t jobs = o.jobs;
+#ifdef BCASTSIM_WITH_MPI
+  if (jobs == 0 && mpi) jobs = 1;
+#endif
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+#ifdef BCASTSIM_WITH_MPI
+  launcher local(store, self_executable(), jobs, mpi ? mpi->rank() : 0);
+#else
+  launcher local(store, self_executable(), jobs);
+#endif
+#ifdef BCASTSIM_WITH_MPI
+  if (mpi && !coordinator) {
+    run_mpi_worker(points, local);
+    return 0;
+  }
+#endif
+
+  run_state st{s, points, store, std::vector<std::optional<point_outcome>>(points.size())};
+  std::vector<size_t> pending;
+  for (const point& p : points) {
+    if (store.finished(p, o.retry_failed)) {
+      st.outcomes[p.index] = store.load(p);
+    } else {
+      pending.push_back(p.index);
+    }
+  }
+  write_file(fs::path(store.out_dir()) / "study.json",
+             study_json(s, points, result_columns(s, st.outcomes)).dump(2) + "\n");
+  std::unique_ptr<remote_pool> remote;
+#ifdef BCASTSIM_WITH_MPI
+  if (mpi) remote = make_mpi_pool(*mpi, jobs);
+#endif
+  const size_t slots = jobs + (remote ? remote->slots() : 0);
+  if (!o.quiet) {
+    out << s.name << ": " << points.size() << " points, " << pending.size() << " to run ("
+        << points.size() - pending.size() << " finished earlier), " << slots << " at a time";
+    if (remote) out << " over " << remote->slots() / jobs + 1 << " MPI ranks";
+    out << " -> " << store.out_dir() << "\n" << std::flush;
+  }
+  progress_meter meter(err, points.size(), points.size() - pending.size(),
+                       isatty(STDERR_FILENO) != 0, o.quiet);
+  struct sigaction sa {
+  }, old_int{}, old_term{};
+  if (!remote) {
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+  }
+  const bool complete = coordinate(st, pending, local, remote.get(), meter);
+  if (!remote) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+  }
+  meter.close();
+  return finish(st, store.out_dir(), !complete, o, meter, out, err);
+}
+
+}  // namespace bcastsim::tb::sweep

@@ -1,0 +1,103 @@
+// Running a study's points: each point is one `bcastsim run` (or `analyze`) child process,
+// because SystemC allows one design per process. The point store keeps every point's files
+// in its own directory under the study's output directory:
+//   point.json   what the point is (values, seed, base scenario and its hash, fixed keys)
+//   result.json  the run's result (analyze.json for command: analyze)
+//   status.json  ok | failed, exit code, error, wall time; written last, so a point with a
+//                status.json matching its point.json is finished and a resume skips it
+//   log.txt      the child's output
+#pragma once
+
+#include "tb/sweep/study.h"
+
+#include <sys/types.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace bcastsim::tb::sweep {
+
+struct point_outcome {
+  size_t index = 0;
+  bool ok = false;
+  int exit_code = 0;  // the child's exit code; 128 + signal when a signal ended it
+  std::string error;  // why it failed, from the child's output
+  double wall_s = 0;
+  std::string result;  // the result file's text, when ok
+  std::string host;    // where it ran (status.json only: never in the CSV)
+  int rank = 0;        // MPI rank that ran it
+
+  nlohmann::json to_json() const;  // without `result`
+  static point_outcome from_json(const nlohmann::json& j);
+};
+
+class point_store {
+ public:
+  point_store(const study& s, std::string out_dir);
+
+  const std::string& out_dir() const { return m_out; }
+  std::string dir_of(const point& p) const;       // absolute
+  const char* result_file() const;                // result.json | analyze.json
+  nlohmann::json identity(const point& p) const;  // point.json's content
+  std::vector<std::string> argv(const point& p, const std::string& exe) const;
+
+  // Finished earlier (status.json present and point.json unchanged); failed points count as
+  // finished unless `retry_failed`.
+  bool finished(const point& p, bool retry_failed) const;
+  // A fresh directory for the point: point.json written, old outputs removed.
+  void prepare(const point& p) const;
+  // status.json (and the result file when it is not already there: another node ran it).
+  void record(const point& p, const point_outcome& o) const;
+  // A finished point's outcome as recorded, with its result text when ok.
+  point_outcome load(const point& p) const;
+
+ private:
+  const study& m_study;
+  std::string m_out;
+  uint64_t m_scenario_hash = 0;
+};
+
+// Up to `slots` children at a time; never blocks.
+class launcher {
+ public:
+  launcher(const point_store& store, std::string exe, size_t slots, int rank = 0);
+  ~launcher();
+  launcher(const launcher&) = delete;
+  launcher& operator=(const launcher&) = delete;
+
+  size_t slots() const { return m_slots; }
+  size_t running() const { return m_children.size(); }
+  bool has_free_slot() const { return m_children.size() < m_slots; }
+
+  // Prepares the point's directory and starts its child; a child that cannot start is
+  // reported by the next reap() as failed.
+  void start(const point& p);
+  // Children that ended since the last call, with their outcomes.
+  std::vector<point_outcome> reap();
+  // Stops every running child (SIGTERM, then waits); their points stay unfinished.
+  void terminate_all();
+
+ private:
+  struct child {
+    pid_t pid;
+    const point* p;
+    std::chrono::steady_clock::time_point start;
+  };
+  point_outcome outcome_of(const child& c, int status) const;
+
+  const point_store& m_store;
+  std::string m_exe;
+  size_t m_slots;
+  int m_rank;
+  std::string m_host;
+  std::vector<child> m_children;
+  std::vector<point_outcome> m_not_started;
+};
+
+// This executable's path (children run it again).
+std::string self_executable();
+
+}  // namespace bcastsim::tb::sweep

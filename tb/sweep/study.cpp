@@ -1,0 +1,362 @@
+#include "tb/sweep/study.h"
+
+#include "algorithms/registry.h"
+#include "network/routing.h"
+#include "tb/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace bcastsim::tb::sweep {
+
+namespace {
+
+constexpr size_t max_points = 1000000;  // a typo in a range, not a study
+
+[[noreturn]] void fail(const std::string& key, const std::string& file, const std::string& what) {
+  throw config_error(key, "study " + file + ": " + key + ": " + what);
+}
+
+bool known_key(const std::string& key) {
+  for (const key_info& k : schema()) {
+    if (k.key == key) return true;
+  }
+  return false;
+}
+
+// Shortest text that reads back as the same double (as result.json writes numbers).
+std::string number_text(double v) {
+  if (std::floor(v) == v && std::fabs(v) < 9.007199254740992e15) {
+    return std::to_string(static_cast<long long>(v));
+  }
+  return nlohmann::json(v).dump();
+}
+
+double number(const YAML::Node& n, const std::string& key, const std::string& file) {
+  if (!n || !n.IsScalar()) fail(key, file, "expected a number");
+  const std::string t = n.Scalar();
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  if (t.empty() || *end != '\0' || !std::isfinite(v))
+    fail(key, file, "'" + t + "' is not a number");
+  return v;
+}
+
+// `{from, to, step}` (arithmetic) or `{from, to, times}` (geometric), both ends included.
+std::vector<std::string> range_values(const YAML::Node& n, const std::string& key,
+                                      const std::string& file) {
+  for (const auto& kv : n) {
+    const std::string k = kv.first.as<std::string>();
+    if (k != "from" && k != "to" && k != "step" && k != "times") {
+      fail(key, file, "unknown range key '" + k + "'; allowed: from, to, step | times");
+    }
+  }
+  if (!n["from"] || !n["to"]) fail(key, file, "a range needs from and to, and step or times");
+  if (static_cast<bool>(n["step"]) == static_cast<bool>(n["times"])) {
+    fail(key, file, "a range needs exactly one of step (arithmetic) or times (geometric)");
+  }
+  const double from = number(n["from"], key + ".from", file);
+  const double to = number(n["to"], key + ".to", file);
+  if (to < from) fail(key, file, "range to (" + number_text(to) + ") is below from");
+  std::vector<std::string> out;
+  if (n["step"]) {
+    const double step = number(n["step"], key + ".step", file);
+    if (!(step > 0)) fail(key, file, "range step must be > 0");
+    const double count = std::floor((to - from) / step + 1e-9) + 1;
+    if (count > max_points) fail(key, file, "range has more than 1,000,000 values");
+    for (size_t i = 0; i < static_cast<size_t>(count); ++i)
+      out.push_back(number_text(from + i * step));
+  } else {
+    const double times = number(n["times"], key + ".times", file);
+    if (!(times > 1)) fail(key, file, "range times must be > 1");
+    if (!(from > 0)) fail(key, file, "a geometric range needs from > 0");
+    double v = from;
+    for (size_t i = 0; v <= to * (1 + 1e-12); ++i, v = from * std::pow(times, i)) {
+      if (out.size() == max_points) fail(key, file, "range has more than 1,000,000 values");
+      out.push_back(number_text(v));
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> values_of(const YAML::Node& n, const std::string& key,
+                                   const std::string& file) {
+  std::vector<std::string> out;
+  if (n.IsSequence()) {
+    for (const auto& v : n) {
+      if (!v.IsScalar()) fail(key, file, "every value must be a single value");
+      out.push_back(v.Scalar());
+    }
+  } else if (n.IsMap()) {
+    out = range_values(n, key, file);
+  } else {
+    fail(key, file, "expected a list of values or a range {from, to, step | times}");
+  }
+  if (out.empty()) fail(key, file, "no values");
+  return out;
+}
+
+void flatten_set(const YAML::Node& n, const std::string& prefix, study& s) {
+  for (const auto& kv : n) {
+    const std::string key = (prefix.empty() ? "" : prefix + ".") + kv.first.as<std::string>();
+    if (kv.second.IsMap()) {
+      flatten_set(kv.second, key, s);
+    } else if (kv.second.IsScalar()) {
+      s.fixed.emplace_back(key, kv.second.Scalar());
+    } else {
+      fail("set." + key, s.file, "must be a single value");
+    }
+  }
+}
+
+void check_key(const std::string& key, const std::string& where, const std::string& file) {
+  if (!known_key(key)) {
+    fail(where, file, "'" + key + "' is not a scenario key (see `bcastsim list`)");
+  }
+}
+
+// collective.algorithm is free text in the schema (the registry knows the names): check it
+// here, so a typo stops the study before it runs rather than failing its points one by one.
+void check_algorithm(const std::string& value, const std::string& where, const std::string& file) {
+  std::string names = "none";
+  for (const auto& a : algorithms::algorithms()) {
+    if (value == a.name) return;
+    for (const auto& alias : a.aliases) {
+      if (value == alias) return;
+    }
+    names += ", " + a.name;
+  }
+  if (value == "none") return;
+  fail(where, file, "'" + value + "' is not an algorithm; allowed: " + names);
+}
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+}  // namespace
+
+std::vector<std::string> study::parameters() const {
+  std::vector<std::string> keys;
+  for (const dimension& d : dimensions) keys.insert(keys.end(), d.keys.begin(), d.keys.end());
+  return keys;
+}
+
+size_t study::num_points() const {
+  size_t n = replicates;
+  for (const dimension& d : dimensions) n *= d.size();
+  return n;
+}
+
+study parse_study_text(const std::string& text, const std::string& file) {
+  study s;
+  s.file = file;
+  s.name = std::filesystem::path(file).stem().string();
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw config_error("", "cannot parse study " + file + ": " + e.what());
+  }
+  if (!root.IsMap()) throw config_error("", "study " + file + " must be a YAML mapping");
+  const std::filesystem::path dir = std::filesystem::path(file).parent_path();
+  for (const auto& kv : root) {
+    const std::string key = kv.first.as<std::string>();
+    const YAML::Node& v = kv.second;
+    if (key == "name") {
+      s.name = v.Scalar();
+      if (s.name.empty() || s.name.find('/') != std::string::npos) {
+        fail(key, file, "must be a non-empty name without '/'");
+      }
+    } else if (key == "scenario") {
+      const std::filesystem::path p = v.Scalar();
+      s.scenario = (p.is_absolute() ? p : dir / p).lexically_normal().string();
+    } else if (key == "command") {
+      s.command = v.Scalar();
+      if (s.command != "run" && s.command != "analyze") fail(key, file, "allowed: run, analyze");
+    } else if (key == "seed") {
+      s.seed = static_cast<uint64_t>(number(v, key, file));
+    } else if (key == "replicates") {
+      const double r = number(v, key, file);
+      if (r < 1 || r > 100000 || std::floor(r) != r) fail(key, file, "allowed: 1..100000");
+      s.replicates = static_cast<uint32_t>(r);
+    } else if (key == "set") {
+      if (!v.IsMap()) fail(key, file, "expected a mapping of scenario keys to values");
+      flatten_set(v, "", s);
+    } else if (key == "cross") {
+      if (!v.IsMap()) fail(key, file, "expected a mapping: key -> list of values or range");
+      for (const auto& p : v) {
+        const std::string k = p.first.as<std::string>();
+        dimension d;
+        d.keys = {k};
+        for (std::string& x : values_of(p.second, "cross." + k, file)) d.values.push_back({x});
+        s.dimensions.push_back(std::move(d));
+      }
+    } else if (key == "zip") {
+      if (!v.IsSequence())
+        fail(key, file, "expected a list of groups, each a mapping key -> values");
+      for (size_t g = 0; g < v.size(); ++g) {
+        const std::string where = "zip[" + std::to_string(g) + "]";
+        if (!v[g].IsMap() || v[g].size() == 0)
+          fail(where, file, "expected a mapping key -> values");
+        dimension d;
+        std::vector<std::vector<std::string>> columns;
+        for (const auto& p : v[g]) {
+          const std::string k = p.first.as<std::string>();
+          d.keys.push_back(k);
+          columns.push_back(values_of(p.second, where + "." + k, file));
+          if (columns.back().size() != columns.front().size()) {
+            fail(where + "." + k, file,
+                 "has " + std::to_string(columns.back().size()) + " values but " + d.keys.front() +
+                     " has " + std::to_string(columns.front().size()) +
+                     "; zipped keys advance together and need the same number of values");
+          }
+        }
+        for (size_t i = 0; i < columns.front().size(); ++i) {
+          std::vector<std::string> step;
+          for (const auto& c : columns) step.push_back(c[i]);
+          d.values.push_back(std::move(step));
+        }
+        s.dimensions.push_back(std::move(d));
+      }
+    } else if (key == "columns") {
+      if (!v.IsSequence()) fail(key, file, "expected a list of result.json paths (a.b.c)");
+      for (const auto& c : v) s.columns.push_back(c.Scalar());
+    } else if (key == "plots") {
+      if (!v.IsSequence()) fail(key, file, "expected a list of plots (see scripts/plot_sweep.py)");
+      // YAML -> JSON through the emitter's JSON-compatible flow style is lossy for types;
+      // plots are small, so convert node by node.
+      std::function<nlohmann::json(const YAML::Node&)> to_json = [&](const YAML::Node& n) {
+        if (n.IsMap()) {
+          nlohmann::json o = nlohmann::json::object();
+          for (const auto& e : n) o[e.first.as<std::string>()] = to_json(e.second);
+          return o;
+        }
+        if (n.IsSequence()) {
+          nlohmann::json a = nlohmann::json::array();
+          for (const auto& e : n) a.push_back(to_json(e));
+          return a;
+        }
+        if (!n.IsScalar()) return nlohmann::json();
+        const std::string t = n.Scalar();
+        if (n.Tag() != "!" && (t == "true" || t == "false")) return nlohmann::json(t == "true");
+        char* end = nullptr;
+        const double d = std::strtod(t.c_str(), &end);
+        if (n.Tag() != "!" && !t.empty() && *end == '\0') return nlohmann::json(d);
+        return nlohmann::json(t);
+      };
+      s.plots = to_json(v);
+    } else {
+      fail(key, file,
+           "unknown study key; allowed: name, scenario, command, seed, replicates, set, cross, "
+           "zip, columns, plots");
+    }
+  }
+
+  // Keys: scenario keys, each varied once, never both fixed and varied.
+  std::set<std::string> varied;
+  for (const dimension& d : s.dimensions) {
+    for (const std::string& k : d.keys) {
+      check_key(k, k, file);
+      if (!varied.insert(k).second) fail(k, file, "is varied twice");
+    }
+  }
+  for (const auto& [k, v] : s.fixed) {
+    check_key(k, "set." + k, file);
+    if (varied.count(k)) fail("set." + k, file, "is both fixed (set) and varied");
+  }
+  if (varied.count("seed") && s.replicates > 1) {
+    fail("replicates", file, "the study varies seed itself; replicates must be 1");
+  }
+  if (s.num_points() > max_points) fail("cross", file, "more than 1,000,000 points");
+
+  // Values: every one must be valid for its key, before anything runs.
+  config base = s.scenario.empty() ? config() : config::from_yaml_file(s.scenario);
+  for (const auto& [k, v] : s.fixed) {
+    try {
+      base.set(k, v);
+    } catch (const config_error& e) {
+      fail("set." + k, file, e.what());
+    }
+    if (k == "collective.algorithm") check_algorithm(v, "set." + k, file);
+  }
+  for (const dimension& d : s.dimensions) {
+    for (const auto& step : d.values) {
+      for (size_t i = 0; i < d.keys.size(); ++i) {
+        config c = base;
+        try {
+          c.set(d.keys[i], step[i]);
+        } catch (const config_error& e) {
+          fail(d.keys[i], file, e.what());
+        }
+        if (d.keys[i] == "collective.algorithm") check_algorithm(step[i], d.keys[i], file);
+      }
+    }
+  }
+  return s;
+}
+
+study load_study(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw config_error("STUDY", "cannot read study file '" + file + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_study_text(ss.str(), file);
+}
+
+uint64_t derive_seed(uint64_t study_seed,
+                     const std::vector<std::pair<std::string, std::string>>& values,
+                     uint32_t replicate) {
+  std::map<std::string, std::string> sorted(values.begin(), values.end());
+  const auto seed = sorted.find("seed");
+  if (seed != sorted.end()) return std::stoull(seed->second);
+  std::string canonical;
+  for (const auto& [k, v] : sorted) canonical += k + "=" + v + ";";
+  canonical += "#" + std::to_string(replicate);
+  uint64_t x = network::splitmix64(study_seed ^ network::splitmix64(fnv1a(canonical)));
+  x &= (uint64_t{1} << 53) - 1;
+  return x == 0 ? 1 : x;
+}
+
+std::vector<point> expand(const study& s) {
+  std::vector<point> points;
+  const size_t n = s.num_points();
+  points.reserve(n);
+  const int width = std::max<int>(4, static_cast<int>(std::to_string(n - 1).size()));
+  for (size_t index = 0; index < n; ++index) {
+    point p;
+    p.index = index;
+    size_t rest = index;
+    p.replicate = static_cast<uint32_t>(rest % s.replicates);
+    rest /= s.replicates;
+    std::vector<size_t> step(s.dimensions.size());
+    for (size_t d = s.dimensions.size(); d-- > 0;) {
+      step[d] = rest % s.dimensions[d].size();
+      rest /= s.dimensions[d].size();
+    }
+    for (size_t d = 0; d < s.dimensions.size(); ++d) {
+      const dimension& dim = s.dimensions[d];
+      for (size_t k = 0; k < dim.keys.size(); ++k) {
+        p.values.emplace_back(dim.keys[k], dim.values[step[d]][k]);
+      }
+    }
+    p.seed = derive_seed(s.seed, p.values, p.replicate);
+    char dir[64];
+    std::snprintf(dir, sizeof dir, "points/%0*zu", std::min(width, 20), index);
+    p.dir = dir;
+    points.push_back(std::move(p));
+  }
+  return points;
+}
+
+}  // namespace bcastsim::tb::sweep

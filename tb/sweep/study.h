@@ -1,0 +1,60 @@
+// A study: a base scenario and the parameters to vary, read from one YAML file and expanded
+// into points. Crossed parameters give every combination; a zipped group's keys advance
+// together. Each point's seed comes from the study seed and the point's values, so a point
+// keeps its seed when values are added to the study (and a resumed study stays valid).
+// Bad input throws config_error naming the study key; the CLI turns it into exit code 2.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bcastsim::tb::sweep {
+
+// One varied dimension: one key (crossed) or several keys of equal length (a zipped group).
+struct dimension {
+  std::vector<std::string> keys;
+  std::vector<std::vector<std::string>> values;  // values[step][key]
+  size_t size() const { return values.size(); }
+};
+
+struct point {
+  size_t index = 0;
+  std::vector<std::pair<std::string, std::string>> values;  // varied key -> value, study order
+  uint32_t replicate = 0;
+  uint64_t seed = 0;
+  std::string dir;  // relative to the study's output directory: points/0007
+};
+
+struct study {
+  std::string name;
+  std::string file;             // the study file, as given
+  std::string scenario;         // base scenario file (absolute or relative to cwd); empty: built-in
+  std::string command = "run";  // run | analyze
+  uint64_t seed = 1;
+  uint32_t replicates = 1;
+  std::vector<std::pair<std::string, std::string>> fixed;  // `set:` overrides, file order
+  std::vector<dimension> dimensions;                       // file order; the last varies fastest
+  std::vector<std::string> columns;                        // result paths beyond the defaults
+  nlohmann::json plots = nlohmann::json::array();          // for scripts/plot_sweep.py
+
+  std::vector<std::string> parameters() const;  // varied keys, dimension order
+  size_t num_points() const;
+};
+
+study parse_study_text(const std::string& text, const std::string& file);
+study load_study(const std::string& file);
+
+// Every point, in order: the first dimension outermost, replicates innermost.
+std::vector<point> expand(const study& s);
+
+// The point's seed: the study seed mixed with the point's values (sorted by key) and replicate;
+// the value of `seed` when the study varies it. Below 2^53, so JSON and CSV readers keep it.
+uint64_t derive_seed(uint64_t study_seed,
+                     const std::vector<std::pair<std::string, std::string>>& values,
+                     uint32_t replicate);
+
+}  // namespace bcastsim::tb::sweep

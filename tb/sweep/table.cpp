@@ -1,0 +1,120 @@
+#include "tb/sweep/table.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace bcastsim::tb::sweep {
+
+namespace {
+
+const std::vector<std::string> run_columns = {"collective.completion_ns",
+                                              "sim_time_ns",
+                                              "collective.messages",
+                                              "packets.injected",
+                                              "packets.delivered",
+                                              "packets.hops_avg",
+                                              "packets.latency_ns_avg",
+                                              "packets.latency_ns_max",
+                                              "traversals.terminal.messages",
+                                              "traversals.local.messages",
+                                              "traversals.global.messages",
+                                              "traversals.terminal.packets",
+                                              "traversals.local.packets",
+                                              "traversals.global.packets",
+                                              "perf.packet_hops"};
+const std::vector<std::string> ragasa_columns = {"ragasa.setup.setup_ns",
+                                                 "ragasa.units.memory_stall_ns",
+                                                 "ragasa.units.rx_hol_blocked_ns",
+                                                 "ragasa.units.ri_blocked_ns",
+                                                 "ragasa.units.working_memory_peak_bytes",
+                                                 "ragasa.units.bytes_replicated",
+                                                 "ragasa.units.packets_out"};
+const std::vector<std::string> traffic_columns = {
+    "traffic.offered_load", "traffic.accepted_load", "traffic.latency_ns.avg",
+    "traffic.latency_ns.p99", "traffic.dropped_at_source"};
+const std::vector<std::string> analyze_columns = {
+    "collective.makespan_links",    "collective.messages",       "hops_avg",
+    "traversals.terminal.messages", "traversals.local.messages", "traversals.global.messages",
+    "traversals.terminal.packets",  "traversals.local.packets",  "traversals.global.packets"};
+
+const nlohmann::json* dig(const nlohmann::json& doc, const std::string& path) {
+  const nlohmann::json* at = &doc;
+  size_t start = 0;
+  while (start <= path.size()) {
+    const size_t dot = std::min(path.find('.', start), path.size());
+    const std::string key = path.substr(start, dot - start);
+    if (!at->is_object() || !at->contains(key)) return nullptr;
+    at = &(*at)[key];
+    start = dot + 1;
+  }
+  return at;
+}
+
+std::string cell(const nlohmann::json* v) {
+  if (!v || v->is_null()) return {};
+  if (v->is_string()) return v->get<std::string>();
+  return v->dump();  // numbers: shortest text that reads back the same
+}
+
+void add(std::vector<std::string>& cols, const std::vector<std::string>& more) {
+  for (const std::string& c : more) {
+    if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
+  }
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& v) {
+  if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
+  std::string q = "\"";
+  for (const char c : v) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+
+std::vector<std::string> result_columns(const study& s,
+                                        const std::vector<std::optional<point_outcome>>& outcomes) {
+  std::vector<std::string> cols = s.command == "run" ? run_columns : analyze_columns;
+  bool ragasa = false, traffic = false;
+  for (const auto& o : outcomes) {
+    if (!o || !o->ok) continue;
+    const auto doc = nlohmann::json::parse(o->result, nullptr, false);
+    ragasa = ragasa || (doc.is_object() && doc.contains("ragasa"));
+    traffic = traffic || (doc.is_object() && doc.contains("traffic"));
+  }
+  if (ragasa) add(cols, ragasa_columns);
+  if (traffic) add(cols, traffic_columns);
+  add(cols, s.columns);
+  return cols;
+}
+
+std::string make_csv(const study& s, const std::vector<point>& points,
+                     const std::vector<std::optional<point_outcome>>& outcomes) {
+  const std::vector<std::string> params = s.parameters();
+  const std::vector<std::string> cols = result_columns(s, outcomes);
+  const bool replicates = s.replicates > 1;
+  std::string out = "point";
+  for (const std::string& p : params) out += "," + csv_field(p);
+  if (replicates) out += ",replicate";
+  out += ",seed,status,exit_code";
+  for (const std::string& c : cols) out += "," + csv_field(c);
+  out += ",error\n";
+  for (const point& p : points) {
+    out += std::to_string(p.index);
+    for (const auto& [k, v] : p.values) out += "," + csv_field(v);
+    if (replicates) out += "," + std::to_string(p.replicate);
+    out += "," + std::to_string(p.seed);
+    const auto& o = outcomes[p.index];
+    out += !o ? ",pending," : o->ok ? ",ok,0" : ",failed," + std::to_string(o->exit_code);
+    nlohmann::json doc;
+    if (o && o->ok) doc = nlohmann::json::parse(o->result, nullptr, false);
+    for (const std::string& c : cols) out += "," + csv_field(cell(dig(doc, c)));
+    out += "," + csv_field(o && !o->ok ? o->error : "") + "\n";
+  }
+  return out;
+}
+
+}  // namespace bcastsim::tb::sweep

@@ -1,0 +1,27 @@
+// The study's table: one CSV row per point with every varied parameter, the point's seed and
+// status, and the key results, read from the points' files. Only deterministic figures go in
+// (no wall time), so the same study gives the same CSV, byte for byte, however it was run.
+#pragma once
+
+#include "tb/sweep/runner.h"
+#include "tb/sweep/study.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bcastsim::tb::sweep {
+
+// Result columns as dotted result.json paths: the defaults of the study's command, the
+// Ragasa and traffic figures when a result has them, then the study's own `columns`.
+std::vector<std::string> result_columns(const study& s,
+                                        const std::vector<std::optional<point_outcome>>& outcomes);
+
+// A point without an outcome (interrupted) gets status `pending`.
+std::string make_csv(const study& s, const std::vector<point>& points,
+                     const std::vector<std::optional<point_outcome>>& outcomes);
+
+// One CSV field, quoted when it must be (RFC 4180).
+std::string csv_field(const std::string& v);
+
+}  // namespace bcastsim::tb::sweep

@@ -1,0 +1,66 @@
+// Test helpers shared by the sweep CLI tests: study files, CSV and JSON readers.
+#pragma once
+
+#include "cli_runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace bcastsim::test {
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::string write_study(const std::string& dir, const std::string& text) {
+  const std::string path = dir + "/study.yaml";
+  std::ofstream(path) << text;
+  return path;
+}
+
+inline nlohmann::json read_json(const std::string& path) {
+  return nlohmann::json::parse(read_file(path));
+}
+
+// The CSV as rows of fields (no field of these tests holds a comma or a quote, except
+// `error`, which is last and read whole).
+inline std::vector<std::vector<std::string>> read_csv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(read_file(path));
+  std::string line;
+  size_t columns = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> row;
+    size_t at = 0;
+    for (;;) {
+      if (columns && row.size() + 1 == columns) {  // the last field: error, maybe quoted
+        row.push_back(line.substr(at));
+        break;
+      }
+      const size_t comma = line.find(',', at);
+      row.push_back(line.substr(at, comma - at));
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    if (!columns) columns = row.size();
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+inline size_t column(const std::vector<std::vector<std::string>>& csv, const std::string& name) {
+  for (size_t i = 0; i < csv.at(0).size(); ++i) {
+    if (csv[0][i] == name) return i;
+  }
+  BOOST_FAIL("no column " << name);
+  return 0;
+}
+
+}  // namespace bcastsim::test

@@ -1,0 +1,263 @@
+// `bcastsim sweep` end to end with the real binary: the CSV and the points' files, resume,
+// a failing point, an interrupt, determinism over -j, bad studies, and the example study's
+// plots.
+#include <boost/test/unit_test.hpp>
+
+#include "sweep_runner.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+using namespace bcastsim::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* small_study =
+    "name: small\n"
+    "seed: 5\n"
+    "set: {job.placement: random}\n"
+    "cross:\n"
+    "  collective.algorithm: [binomial, forest]\n"
+    "  collective.bytes: [1024, 4096]\n";
+
+// A valid PNG: the signature, an IHDR with a size, and an IEND chunk at the end.
+void check_png(const std::string& path) {
+  BOOST_TEST_INFO(path);
+  const std::string png = read_file(path);
+  BOOST_REQUIRE_GT(png.size(), 8u + 25u + 12u);
+  BOOST_CHECK_EQUAL(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  BOOST_CHECK_EQUAL(png.substr(12, 4), "IHDR");
+  auto be32 = [&](size_t at) {
+    return (uint32_t(uint8_t(png[at])) << 24) | (uint32_t(uint8_t(png[at + 1])) << 16) |
+           (uint32_t(uint8_t(png[at + 2])) << 8) | uint32_t(uint8_t(png[at + 3]));
+  };
+  BOOST_CHECK_GT(be32(16), 100u);  // width
+  BOOST_CHECK_GT(be32(20), 100u);  // height
+  BOOST_CHECK_EQUAL(png.substr(png.size() - 8, 4), "IEND");
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_point_gets_a_row_its_files_and_the_result_of_a_direct_run) {
+  const std::string dir = fresh_dir();
+  const std::string study = write_study(dir, small_study);
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + dir + "/out");
+  BOOST_TEST_INFO(o.output);
+  BOOST_REQUIRE_EQUAL(o.code, 0);
+  BOOST_CHECK(contains(o.output, "small: 4 points, 4 ok, 0 failed"));
+
+  const auto csv = read_csv(dir + "/out/results.csv");
+  BOOST_REQUIRE_EQUAL(csv.size(), 5u);
+  const size_t algo = column(csv, "collective.algorithm"), bytes = column(csv, "collective.bytes");
+  const size_t seed = column(csv, "seed"), status = column(csv, "status");
+  const size_t completion = column(csv, "collective.completion_ns");
+  BOOST_CHECK_EQUAL(algo, 1u);
+  BOOST_CHECK_EQUAL(bytes, 2u);
+  const auto study_json = read_json(dir + "/out/study.json");
+  BOOST_CHECK_EQUAL(study_json["schema"], "bcastsim.sweep/1");
+  BOOST_REQUIRE_EQUAL(study_json["points"].size(), 4u);
+  for (size_t i = 1; i <= 4; ++i) {
+    const auto& row = csv[i];
+    BOOST_CHECK_EQUAL(row[0], std::to_string(i - 1));
+    BOOST_CHECK_EQUAL(row[algo], i <= 2 ? "binomial" : "forest");
+    BOOST_CHECK_EQUAL(row[bytes], i % 2 ? "1024" : "4096");
+    BOOST_CHECK_EQUAL(row[status], "ok");
+    const std::string pdir = dir + "/out/points/000" + std::to_string(i - 1);
+    const auto point = read_json(pdir + "/point.json");
+    BOOST_CHECK_EQUAL(std::to_string(point["seed"].get<uint64_t>()), row[seed]);
+    const auto result = read_json(pdir + "/result.json");
+    BOOST_CHECK_EQUAL(result["config"]["collective"]["algorithm"], row[algo]);
+    BOOST_CHECK_EQUAL(result["seed"].dump(), row[seed]);
+    BOOST_CHECK_EQUAL(result["collective"]["completion_ns"].dump(), row[completion]);
+    BOOST_CHECK_EQUAL(read_json(pdir + "/status.json")["status"], "ok");
+    BOOST_CHECK_EQUAL(study_json["points"][i - 1]["values"]["collective.algorithm"], row[algo]);
+  }
+  // A point is the plain run with its settings and seed: same completion time.
+  const std::string direct = dir + "/direct";
+  const outcome d = run_cli(
+      "run --set job.placement=random --set collective.algorithm=forest "
+      "--set collective.bytes=4096 --seed " +
+      csv[4][seed] + " -q --out " + direct);
+  BOOST_REQUIRE_EQUAL(d.code, 0);
+  BOOST_CHECK_EQUAL(read_json(direct + "/result.json")["collective"]["completion_ns"].dump(),
+                    csv[4][completion]);
+  // Random placement: the seeds differ per point, and so do the placements.
+  BOOST_CHECK_NE(csv[1][seed], csv[2][seed]);
+}
+
+BOOST_AUTO_TEST_CASE(the_same_study_gives_the_same_csv_with_j1_and_j2) {
+  const std::string dir = fresh_dir();
+  const std::string study = write_study(dir, small_study);
+  BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 1 -q --out " + dir + "/a").code, 0);
+  BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + dir + "/b").code, 0);
+  BOOST_CHECK(read_file(dir + "/a/results.csv") == read_file(dir + "/b/results.csv"));
+  BOOST_CHECK_GT(read_file(dir + "/a/results.csv").size(), 500u);
+}
+
+BOOST_AUTO_TEST_CASE(resume_skips_finished_points) {
+  const std::string dir = fresh_dir();
+  const std::string study = write_study(dir, small_study);
+  const std::string out = dir + "/out";
+  BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + out).code, 0);
+  const std::string csv_before = read_file(out + "/results.csv");
+  // Mark a finished point's result: a re-run would overwrite it.
+  auto marked = read_json(out + "/points/0000/result.json");
+  marked["marker"] = "kept";
+  std::ofstream(out + "/points/0000/result.json") << marked.dump(2);
+  // Point 2 was interrupted before it finished: no status.json.
+  fs::remove(out + "/points/0002/status.json");
+  fs::remove(out + "/points/0002/result.json");
+
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(o.output);
+  BOOST_REQUIRE_EQUAL(o.code, 0);
+  BOOST_CHECK(contains(o.output, "4 points, 1 to run (3 finished earlier)"));
+  BOOST_CHECK(contains(o.output, "(1 run now in "));
+  BOOST_CHECK_EQUAL(read_json(out + "/points/0000/result.json")["marker"], "kept");
+  BOOST_CHECK(fs::exists(out + "/points/0002/result.json"));
+  BOOST_CHECK(read_file(out + "/results.csv") == csv_before);
+
+  // Finished: nothing to run.
+  const outcome again = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_CHECK(contains(again.output, "4 points, 0 to run (4 finished earlier)"));
+  // A point whose definition changed (here: its point.json) runs again.
+  auto changed = read_json(out + "/points/0001/point.json");
+  changed["seed"] = 1;
+  std::ofstream(out + "/points/0001/point.json") << changed.dump(2);
+  const outcome rerun = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_CHECK(contains(rerun.output, "4 points, 1 to run (3 finished earlier)"));
+  BOOST_CHECK(read_file(out + "/results.csv") == csv_before);
+}
+
+BOOST_AUTO_TEST_CASE(a_failing_point_is_recorded_and_the_rest_complete) {
+  const std::string dir = fresh_dir();
+  // 2000 ns of simulated time is too short for any broadcast: those points stall (exit 1).
+  const std::string study = write_study(dir,
+                                        "cross:\n"
+                                        "  sim.max_time_ns: [10000000000, 2000]\n"
+                                        "  collective.bytes: [1024, 4096, 16384]\n");
+  const std::string out = dir + "/out";
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(o.output);
+  BOOST_CHECK_EQUAL(o.code, 1);
+  BOOST_CHECK(contains(o.output, "6 points, 3 ok, 3 failed"));
+  const auto csv = read_csv(out + "/results.csv");
+  BOOST_REQUIRE_EQUAL(csv.size(), 7u);
+  const size_t status = column(csv, "status"), code = column(csv, "exit_code");
+  const size_t completion = column(csv, "collective.completion_ns"), error = column(csv, "error");
+  for (size_t i = 1; i <= 6; ++i) {
+    const bool fails = i > 3;
+    BOOST_CHECK_EQUAL(csv[i][status], fails ? "failed" : "ok");
+    BOOST_CHECK_EQUAL(csv[i][code], fails ? "1" : "0");
+    BOOST_CHECK_EQUAL(csv[i][completion].empty(), fails);
+    BOOST_CHECK_EQUAL(contains(csv[i][error], "sim.max_time_ns = 2000"), fails);
+  }
+  const auto st = read_json(out + "/points/0004/status.json");
+  BOOST_CHECK_EQUAL(st["status"], "failed");
+  BOOST_CHECK(contains(read_file(out + "/points/0004/log.txt"), "stalled"));
+
+  // A resume leaves failed points alone; --retry-failed runs them again.
+  const outcome resume = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_CHECK(contains(resume.output, "0 to run (6 finished earlier)"));
+  BOOST_CHECK_EQUAL(resume.code, 1);
+  const outcome retry = run_cli("sweep " + study + " -j 2 --retry-failed --out " + out);
+  BOOST_CHECK(contains(retry.output, "3 to run (3 finished earlier)"));
+}
+
+BOOST_AUTO_TEST_CASE(an_interrupted_study_resumes_where_it_stopped) {
+  const std::string dir = fresh_dir();
+  // Slow points: 1 MiB through 512-byte buffers, one at a time.
+  const std::string study =
+      write_study(dir,
+                  "set: {collective.bytes: 1048576, router.vc_buffer_bytes.terminal: 512,\n"
+                  "      router.vc_buffer_bytes.local: 512, router.vc_buffer_bytes.global: 512}\n"
+                  "replicates: 12\n"
+                  "set_placement: 1\n");
+  // (a deliberate unknown key first: exit 2, nothing run)
+  const outcome bad = run_cli("sweep " + study + " --out " + dir + "/out");
+  BOOST_CHECK_EQUAL(bad.code, 2);
+  BOOST_CHECK(contains(bad.output, "set_placement"));
+  BOOST_CHECK(!fs::exists(dir + "/out"));
+  write_study(dir,
+              "set: {collective.bytes: 1048576, router.vc_buffer_bytes.terminal: 512,\n"
+              "      router.vc_buffer_bytes.local: 512, router.vc_buffer_bytes.global: 512,\n"
+              "      job.placement: random}\n"
+              "replicates: 12\n");
+  const std::string out = dir + "/out";
+  const pid_t pid = fork();
+  BOOST_REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const std::string log = dir + "/sweep.log";
+    freopen(log.c_str(), "w", stdout);
+    freopen(log.c_str(), "a", stderr);
+    execl(BCASTSIM_BINARY, BCASTSIM_BINARY, "sweep", study.c_str(), "-j", "1", "--out", out.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Wait for the first point to finish, then interrupt.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!fs::exists(out + "/points/0000/status.json") &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  BOOST_TEST_INFO(read_file(dir + "/sweep.log"));
+  BOOST_REQUIRE(WIFEXITED(status));
+  BOOST_CHECK_EQUAL(WEXITSTATUS(status), 130);
+  BOOST_CHECK(contains(read_file(dir + "/sweep.log"), "run the same command again to resume"));
+  const auto partial = read_csv(out + "/results.csv");
+  size_t ok = 0, pending = 0;
+  for (size_t i = 1; i < partial.size(); ++i) {
+    ok += partial[i][column(partial, "status")] == "ok";
+    pending += partial[i][column(partial, "status")] == "pending";
+  }
+  BOOST_CHECK_GE(ok, 1u);
+  BOOST_CHECK_GE(pending, 1u);
+  BOOST_CHECK_EQUAL(ok + pending, 12u);  // the interrupted point is not counted as failed
+
+  const outcome resume = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(resume.output);
+  BOOST_CHECK_EQUAL(resume.code, 0);
+  BOOST_CHECK(contains(resume.output, std::to_string(pending) + " to run (" + std::to_string(ok) +
+                                          " finished earlier)"));
+  BOOST_CHECK(contains(resume.output, "12 points, 12 ok, 0 failed"));
+}
+
+BOOST_AUTO_TEST_CASE(bad_studies_exit_2_naming_the_key) {
+  const std::string dir = fresh_dir();
+  const outcome missing = run_cli("sweep " + dir + "/nothing.yaml");
+  BOOST_CHECK_EQUAL(missing.code, 2);
+  BOOST_CHECK(contains(missing.output, "cannot read study file"));
+  const std::string study =
+      write_study(dir, "cross:\n  collective.algorithm: [binomial, forset]\n");
+  const outcome typo = run_cli("sweep " + study);
+  BOOST_CHECK_EQUAL(typo.code, 2);
+  BOOST_CHECK(
+      contains(typo.output, "collective.algorithm: 'forset' is not an algorithm; allowed:"));
+  const outcome list = run_cli("sweep " + write_study(dir, small_study) + " --list");
+  BOOST_CHECK_EQUAL(list.code, 0);
+  BOOST_CHECK(contains(list.output, "small: 4 points"));
+  BOOST_CHECK(contains(list.output, "points/0003"));
+  BOOST_CHECK(contains(list.output, "collective.algorithm=forest collective.bytes=4096"));
+}
+
+BOOST_AUTO_TEST_CASE(the_example_study_runs_and_draws_valid_pngs) {
+  const std::string dir = fresh_dir();
+  const std::string study = std::string(BCASTSIM_SOURCE_DIR) + "/experiments/sweep-example.yaml";
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + dir + "/out");
+  BOOST_TEST_INFO(o.output);
+  BOOST_REQUIRE_EQUAL(o.code, 0);
+  const auto study_json = read_json(dir + "/out/study.json");
+  BOOST_REQUIRE_GE(study_json["plots"].size(), 2u);
+  for (const auto& plot : study_json["plots"]) {
+    check_png(dir + "/out/plots/" + plot["file"].get<std::string>());
+  }
+}

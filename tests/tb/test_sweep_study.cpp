@@ -1,0 +1,223 @@
+// tb/sweep/study and tb/sweep/table: a study's expansion (crossed, zipped, ranges,
+// replicates), its seeds, its checks, and the CSV made from the points' outcomes.
+#include "tb/config.h"
+#include "tb/sweep/study.h"
+#include "tb/sweep/table.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <set>
+
+using namespace bcastsim;
+using namespace bcastsim::tb::sweep;
+
+namespace {
+
+study parse(const std::string& text) {
+  return parse_study_text(text, "test.yaml");
+}
+
+std::string value_of(const point& p, const std::string& key) {
+  for (const auto& [k, v] : p.values) {
+    if (k == key) return v;
+  }
+  return "<absent>";
+}
+
+// The error a bad study gives: a config_error (exit 2) whose message names `key`.
+void expect_error(const std::string& text, const std::string& key, const std::string& part) {
+  try {
+    parse(text);
+    BOOST_ERROR("no error for: " << text);
+  } catch (const tb::config_error& e) {
+    const std::string what = e.what();
+    BOOST_TEST_INFO(what);
+    BOOST_CHECK(what.find(key) != std::string::npos);
+    BOOST_CHECK(what.find(part) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(crossed_parameters_give_every_combination_last_fastest) {
+  const study s = parse(
+      "cross:\n"
+      "  collective.algorithm: [binomial, forest, ragasa]\n"
+      "  collective.bytes: [1024, 4096]\n");
+  const auto points = expand(s);
+  BOOST_REQUIRE_EQUAL(points.size(), 6u);
+  const char* algo[] = {"binomial", "binomial", "forest", "forest", "ragasa", "ragasa"};
+  const char* bytes[] = {"1024", "4096", "1024", "4096", "1024", "4096"};
+  for (size_t i = 0; i < 6; ++i) {
+    BOOST_CHECK_EQUAL(points[i].index, i);
+    BOOST_CHECK_EQUAL(value_of(points[i], "collective.algorithm"), algo[i]);
+    BOOST_CHECK_EQUAL(value_of(points[i], "collective.bytes"), bytes[i]);
+  }
+  BOOST_CHECK_EQUAL(points[5].dir, "points/0005");
+  BOOST_CHECK(s.parameters() ==
+              (std::vector<std::string>{"collective.algorithm", "collective.bytes"}));
+}
+
+BOOST_AUTO_TEST_CASE(zipped_parameters_advance_together_and_cross_with_the_rest) {
+  const study s = parse(
+      "zip:\n"
+      "  - collective.algorithm: [binomial, forest]\n"
+      "    routing.kind: [minimal, adaptive]\n"
+      "cross:\n"
+      "  collective.bytes: [1024, 2048, 4096]\n");
+  const auto points = expand(s);
+  BOOST_REQUIRE_EQUAL(points.size(), 6u);  // 2 zipped steps x 3 sizes, not 2 x 2 x 3
+  for (const point& p : points) {
+    const bool first = value_of(p, "collective.algorithm") == "binomial";
+    BOOST_CHECK_EQUAL(value_of(p, "routing.kind"), first ? "minimal" : "adaptive");
+  }
+  // File order: the zip group is the outer dimension here.
+  BOOST_CHECK_EQUAL(value_of(points[2], "collective.algorithm"), "binomial");
+  BOOST_CHECK_EQUAL(value_of(points[2], "collective.bytes"), "4096");
+  BOOST_CHECK_EQUAL(value_of(points[3], "collective.algorithm"), "forest");
+  BOOST_CHECK_EQUAL(value_of(points[3], "collective.bytes"), "1024");
+  BOOST_CHECK(s.parameters() == (std::vector<std::string>{"collective.algorithm", "routing.kind",
+                                                          "collective.bytes"}));
+}
+
+BOOST_AUTO_TEST_CASE(ranges_arithmetic_and_geometric_include_both_ends) {
+  const study s = parse(
+      "cross:\n"
+      "  collective.bytes: {from: 1024, to: 1048576, times: 4}\n"
+      "  traffic.load: {from: 0.1, to: 0.3, step: 0.1}\n"
+      "  router.vcs: {from: 2, to: 7, step: 2}\n");
+  BOOST_REQUIRE_EQUAL(s.dimensions.size(), 3u);
+  BOOST_CHECK(s.dimensions[0].values ==
+              (std::vector<std::vector<std::string>>{
+                  {"1024"}, {"4096"}, {"16384"}, {"65536"}, {"262144"}, {"1048576"}}));
+  BOOST_CHECK(s.dimensions[1].values ==
+              (std::vector<std::vector<std::string>>{{"0.1"}, {"0.2"}, {"0.30000000000000004"}}));
+  BOOST_CHECK(s.dimensions[2].values ==
+              (std::vector<std::vector<std::string>>{{"2"}, {"4"}, {"6"}}));
+  BOOST_CHECK_EQUAL(expand(s).size(), 6u * 3u * 3u);
+}
+
+BOOST_AUTO_TEST_CASE(replicates_vary_fastest_and_get_distinct_seeds) {
+  const study s = parse("seed: 7\nreplicates: 3\ncross:\n  collective.bytes: [1024, 2048]\n");
+  const auto points = expand(s);
+  BOOST_REQUIRE_EQUAL(points.size(), 6u);
+  std::set<uint64_t> seeds;
+  for (size_t i = 0; i < points.size(); ++i) {
+    BOOST_CHECK_EQUAL(points[i].replicate, i % 3);
+    BOOST_CHECK_EQUAL(value_of(points[i], "collective.bytes"), i < 3 ? "1024" : "2048");
+    BOOST_CHECK(points[i].seed > 0 && points[i].seed < (uint64_t{1} << 53));
+    seeds.insert(points[i].seed);
+  }
+  BOOST_CHECK_EQUAL(seeds.size(), 6u);
+}
+
+BOOST_AUTO_TEST_CASE(seeds_come_from_the_study_seed_and_the_point_not_its_index) {
+  const auto a = expand(parse("seed: 1\ncross:\n  collective.bytes: [1024, 2048]\n"));
+  const auto b = expand(parse("seed: 1\ncross:\n  collective.bytes: [512, 1024, 2048]\n"));
+  const auto c = expand(parse("seed: 2\ncross:\n  collective.bytes: [1024, 2048]\n"));
+  // Adding a value moves the indices but not the seeds of the existing points.
+  BOOST_CHECK_EQUAL(a[0].seed, b[1].seed);
+  BOOST_CHECK_EQUAL(a[1].seed, b[2].seed);
+  BOOST_CHECK_NE(a[0].seed, a[1].seed);
+  BOOST_CHECK_NE(a[0].seed, c[0].seed);  // another study seed, other seeds
+  // Same study twice: same seeds.
+  BOOST_CHECK_EQUAL(expand(parse("seed: 1\ncross:\n  collective.bytes: [1024, 2048]\n"))[1].seed,
+                    a[1].seed);
+  // A study that varies seed itself uses it as it is.
+  const auto s = expand(parse("cross:\n  seed: [11, 12]\n"));
+  BOOST_CHECK_EQUAL(s[0].seed, 11u);
+  BOOST_CHECK_EQUAL(s[1].seed, 12u);
+}
+
+BOOST_AUTO_TEST_CASE(fixed_keys_scenario_plots_and_a_study_without_dimensions) {
+  const study s = parse(
+      "name: mine\n"
+      "scenario: " BCASTSIM_SOURCE_DIR
+      "/experiments/../experiments/default.yaml\n"
+      "command: analyze\n"
+      "set:\n"
+      "  collective: {algorithm: forest}\n"
+      "  job.ranks: 64\n"
+      "columns: [hops_avg]\n"
+      "plots:\n"
+      "  - {kind: lines, x: collective.bytes, logx: true, width: 6}\n");
+  BOOST_CHECK_EQUAL(s.name, "mine");
+  BOOST_CHECK_EQUAL(s.scenario, BCASTSIM_SOURCE_DIR "/experiments/default.yaml");
+  BOOST_CHECK_EQUAL(s.command, "analyze");
+  BOOST_REQUIRE_EQUAL(s.fixed.size(), 2u);
+  BOOST_CHECK_EQUAL(s.fixed[0].first, "collective.algorithm");
+  BOOST_CHECK_EQUAL(s.fixed[1].second, "64");
+  BOOST_CHECK_EQUAL(s.plots[0]["kind"], "lines");
+  BOOST_CHECK_EQUAL(s.plots[0]["logx"], true);
+  BOOST_CHECK_EQUAL(s.plots[0]["width"], 6.0);
+  BOOST_CHECK_EQUAL(expand(s).size(), 1u);  // the base scenario, once
+}
+
+BOOST_AUTO_TEST_CASE(bad_studies_name_the_key_and_what_is_allowed) {
+  expect_error("cross:\n  collective.byts: [1]\n", "collective.byts", "not a scenario key");
+  expect_error("crosss:\n  collective.bytes: [1]\n", "crosss", "allowed: name, scenario");
+  expect_error("zip:\n  - {collective.bytes: [1, 2], router.vcs: [1]}\n", "router.vcs",
+               "same number of values");
+  expect_error("cross:\n  collective.bytes: [1024]\nset:\n  collective.bytes: 2\n",
+               "set.collective.bytes", "both fixed");
+  expect_error("cross:\n  collective.bytes: [1024, -5]\n", "collective.bytes", "-5");
+  expect_error("cross:\n  collective.algorithm: [binomial, quick]\n", "collective.algorithm",
+               "quick");
+  expect_error("cross:\n  collective.bytes: {from: 8, to: 1}\n", "collective.bytes",
+               "exactly one of step");
+  expect_error("cross:\n  collective.bytes: {from: 8, to: 1, step: 1}\n", "collective.bytes",
+               "below from");
+  expect_error("cross:\n  collective.bytes: {from: 1, to: 8, times: 1}\n", "collective.bytes",
+               "times must be > 1");
+  expect_error("cross:\n  collective.bytes: {from: 1, to: 1e9, step: 1}\n", "collective.bytes",
+               "1,000,000");
+  expect_error("command: simulate\n", "command", "run, analyze");
+  expect_error("replicates: 2\ncross:\n  seed: [1, 2]\n", "replicates", "varies seed");
+  expect_error("scenario: /nonexistent/base.yaml\n", "", "/nonexistent/base.yaml");
+}
+
+BOOST_AUTO_TEST_CASE(csv_has_a_row_per_point_with_results_and_errors) {
+  const study s = parse("cross:\n  collective.algorithm: [binomial, ragasa, forest]\n");
+  const auto points = expand(s);
+  std::vector<std::optional<point_outcome>> outcomes(points.size());
+  point_outcome ok;
+  ok.index = 0;
+  ok.ok = true;
+  ok.wall_s = 1.5;  // never in the CSV
+  ok.result = R"({"collective": {"completion_ns": 26120.868, "messages": 71},
+                  "traversals": {"global": {"messages": 8}}})";
+  outcomes[0] = ok;
+  point_outcome rg = ok;
+  rg.index = 1;
+  rg.result =
+      R"({"collective": {"completion_ns": 8430.608}, "ragasa": {"units": {"memory_stall_ns": 0.0}}})";
+  outcomes[1] = rg;
+  point_outcome bad;
+  bad.index = 2;
+  bad.exit_code = 1;
+  bad.error = "bcastsim: stalled, \"router_3\"";
+  outcomes[2] = bad;
+  const std::string csv = make_csv(s, points, outcomes);
+  std::vector<std::string> lines;
+  for (size_t at = 0, nl; (nl = csv.find('\n', at)) != std::string::npos; at = nl + 1) {
+    lines.push_back(csv.substr(at, nl - at));
+  }
+  BOOST_REQUIRE_EQUAL(lines.size(), 4u);
+  BOOST_CHECK_EQUAL(lines[0].rfind("point,collective.algorithm,seed,status,exit_code,"
+                                   "collective.completion_ns,sim_time_ns,collective.messages,",
+                                   0),
+                    0u);
+  // A ragasa result adds the Ragasa columns for every row.
+  BOOST_CHECK(lines[0].find(",ragasa.units.memory_stall_ns,") != std::string::npos);
+  BOOST_CHECK(lines[0].find("wall") == std::string::npos);
+  BOOST_CHECK(lines[1].find(",binomial," + std::to_string(points[0].seed) +
+                            ",ok,0,26120.868,,71,") != std::string::npos);
+  BOOST_CHECK(lines[2].find(",8430.608,") != std::string::npos);
+  BOOST_CHECK(lines[3].find(",failed,1,") != std::string::npos);
+  BOOST_CHECK(lines[3].find(",\"bcastsim: stalled, \"\"router_3\"\"\"") != std::string::npos);
+  // Without an outcome (interrupted): pending.
+  outcomes[2].reset();
+  BOOST_CHECK(make_csv(s, points, outcomes)
+                  .find(",forest," + std::to_string(points[2].seed) + ",pending,,") !=
+              std::string::npos);
+}
