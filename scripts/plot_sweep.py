@@ -298,13 +298,13 @@ def plot_speedup(sweep, spec, path):
     pos = set_x_axis(ax, x, xs, truthy(spec.get("logx"), default=is_bytes(x)))
     ax.axhline(1.0, color="black", linestyle="--", linewidth=1,
                label=f"{value_label(series, base)} (baseline)")
-    for s in values:
+    for i, s in enumerate(values):  # colour by position among all values, as `lines` does
         if s == base:
             continue
         pts = [(pos[xv], med[base, xv] / med[s, xv]) for xv in xs
                if med.get((base, xv)) and med.get((s, xv))]
         if pts:
-            ax.plot(*zip(*pts), marker="o", ms=4, label=value_label(series, s))
+            ax.plot(*zip(*pts), marker="o", ms=4, color=f"C{i % 10}", label=value_label(series, s))
     ax.legend(title=pretty(series), fontsize=8)
     finish(fig, ax, spec, pretty(x),
            f"speedup over {value_label(series, base)} ({pretty(y)})", path)
