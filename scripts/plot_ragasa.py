@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Plots the Ragasa experiment (experiments/ragasa/README.md) from its scripts/sweep.py CSVs.
+"""Plots the Ragasa experiment (experiments/ragasa/README.md) from its `bcastsim sweep` results.
+
+Reads RESULTS/<study>/results.csv for the studies experiments/ragasa/{sizes,send-queue,buffers,
+roots,seeds}.yaml (columns named by result.json's dotted paths, e.g. collective.completion_ns).
 
   scripts/plot_ragasa.py [--results experiments/ragasa/results] [--out experiments/ragasa]
   scripts/plot_ragasa.py --tables     # prints the README's Markdown tables instead
@@ -26,11 +29,35 @@ KIB = 1024
 PAPER_16K_SPEEDUP = 2.99  # Ma et al., Conclusions: 16 KB, every node, 72-node Df(2,4,2)
 
 
-def read(path):
-    rows = [r for r in csv.DictReader(open(path)) if r["exit"] == "0"]
+# result.json fields used here (results.csv columns)
+DONE = "collective.completion_ns"
+SETUP = "ragasa.setup.setup_ns"
+STALL = "ragasa.units.memory_stall_ns"
+HOL = "ragasa.units.rx_hol_blocked_ns"
+RI = "ragasa.units.ri_blocked_ns"
+WM_PEAK = "ragasa.units.working_memory_peak_bytes"
+RX_PEAK = "ragasa.units.rx_queue_peak_packets"
+ALG, BYTES, ROOT = "collective.algorithm", "collective.bytes", "collective.root"
+PORT, THR = "ragasa.port_bandwidth_gib_per_s", "ragasa.descriptor_threshold_bytes"
+WM, RXQ, SQ = "ragasa.working_memory_bytes", "ragasa.rx_queue_packets", "ragasa.send_queue_descriptors"
+
+
+def read(res, study):
+    """The successful points of RESULTS/<study>/results.csv."""
+    path = os.path.join(res, study, "results.csv")
+    rows = [r for r in csv.DictReader(open(path)) if r["status"] == "ok"]
     if not rows:
-        raise SystemExit(f"{path}: no successful runs")
+        raise SystemExit(f"{path}: no successful points")
     return rows
+
+
+def variant(rows, alg, port="21", thr="4096"):
+    """{bytes: row} of one variant of the sizes study (ragasa.* keys only matter to ragasa)."""
+    return {int(r[BYTES]): r for r in rows if r[ALG] == alg and r[PORT] == port and r[THR] == thr}
+
+
+def t(row, key=DONE):
+    return float(row[key])
 
 
 def size_label(b):
@@ -38,16 +65,11 @@ def size_label(b):
 
 
 def plot_sizes(res, out):
-    sizes = read(os.path.join(res, "sizes.csv"))
-    port = read(os.path.join(res, "port.csv"))
-    thr = read(os.path.join(res, "sizes-threshold512.csv"))
-
-    binomial = {int(r["collective.bytes"]): float(r["completion_ns"])
-                for r in sizes if r["collective.algorithm"] == "binomial"}
+    sizes = read(res, "sizes")
+    binomial = {x: t(r) for x, r in variant(sizes, "binomial").items()}
     series = []  # (label, {bytes: ns}, style)
-    ports = defaultdict(dict)
-    for r in port:
-        ports[r["ragasa.port_bandwidth_gib_per_s"]][int(r["collective.bytes"])] = float(r["completion_ns"])
+    ports = {p: {x: t(r) for x, r in variant(sizes, "ragasa", port=p).items()}
+             for p in {r[PORT] for r in sizes if r[ALG] == "ragasa"}}
     styles = {"5.25": ("tab:red", ":"), "10.5": ("tab:orange", "--"), "21": ("tab:blue", "-"),
               "42": ("tab:purple", "-.")}
     for p in sorted(ports, key=float):
@@ -55,7 +77,7 @@ def plot_sizes(res, out):
         label = f"ragasa, port {p} GiB/s" + (" (default)" if p == "21" else "")
         series.append((label, ports[p], dict(color=color, linestyle=ls, marker="o", ms=3)))
     series.append(("ragasa, port 21, threshold 512 B",
-                   {int(r["collective.bytes"]): float(r["completion_ns"]) for r in thr},
+                   {x: t(r) for x, r in variant(sizes, "ragasa", thr="512").items()},
                    dict(color="tab:green", linestyle="-", marker="s", ms=3)))
 
     xs = sorted(binomial)
@@ -90,26 +112,27 @@ def plot_sizes(res, out):
 
 
 def plot_buffers(res, out):
-    sweeps = [("threshold 4096 B (default)", read(os.path.join(res, "buffers.csv"))),
-              ("threshold 512 B", read(os.path.join(res, "buffers-threshold512.csv")))]
-    metrics = [("completion_ns", "completion time (µs)"),
-               ("memory_stall_ns", "memory stall, all units (µs)"),
-               ("ri_blocked_ns", "RI blocked, all units (µs)")]
+    buffers = read(res, "buffers")
+    sweeps = [("threshold 4096 B (default)", [r for r in buffers if r[THR] == "4096"]),
+              ("threshold 512 B", [r for r in buffers if r[THR] == "512"])]
+    metrics = [(DONE, "completion time (µs)"),
+               (STALL, "memory stall, all units (µs)"),
+               (RI, "RI blocked, all units (µs)")]
     fig, axes = plt.subplots(len(sweeps), len(metrics), figsize=(13, 7.5), sharex=True)
     markers = "ov^sD"
     for row, (title, rows) in enumerate(sweeps):
-        depths = sorted({int(r["ragasa.rx_queue_packets"]) for r in rows})
+        depths = sorted({int(r[RXQ]) for r in rows})
         for col, (metric, ylabel) in enumerate(metrics):
             ax = axes[row][col]
             for i, q in enumerate(depths):
-                pts = sorted((int(r["ragasa.working_memory_bytes"]), float(r[metric]) / 1000)
-                             for r in rows if int(r["ragasa.rx_queue_packets"]) == q)
+                pts = sorted((int(r[WM]), float(r[metric]) / 1000)
+                             for r in rows if int(r[RXQ]) == q)
                 # identical lines overlap: offset the markers' size so each stays visible
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=markers[i % 5],
                         ms=9 - 1.3 * i, fillstyle="none", linewidth=1.2,
                         label=f"Rx-queue {q} packets")
             ax.set_xscale("log", base=2)
-            wms = sorted({int(r["ragasa.working_memory_bytes"]) for r in rows})
+            wms = sorted({int(r[WM]) for r in rows})
             ax.set_xticks(wms)
             ax.set_xticklabels([f"{w // KIB}K" if w >= KIB else str(w) for w in wms], fontsize=8)
             ax.set_ylabel(ylabel)
@@ -117,7 +140,7 @@ def plot_buffers(res, out):
             ax.grid(True, alpha=0.3)
             if row == len(sweeps) - 1:
                 ax.set_xlabel("Working Memory (bytes)")
-            if metric == "completion_ns":
+            if metric == DONE:
                 ax.set_ylim(bottom=0)
     axes[0][0].legend(fontsize=8, loc="lower right")
     fig.suptitle("Bcast Unit buffer sweep (72-node Df(2,4,2), ragasa, port 21 GiB/s)")
@@ -134,10 +157,6 @@ def ns(v):
     return f"{v:,.1f}"
 
 
-def by(rows, *keys):
-    return {tuple(r[k] for k in keys): r for r in rows}
-
-
 def per_depth(rows, wm, metric, depths):
     """One value if every Rx-queue depth gives the same, else 'a / b / ...' in depth order."""
     vals = [float(rows[(wm, q)][metric]) for q in depths]
@@ -145,106 +164,102 @@ def per_depth(rows, wm, metric, depths):
 
 
 def print_tables(res):
-    sizes = by(read(os.path.join(res, "sizes.csv")), "collective.bytes", "collective.algorithm")
-    thr = by(read(os.path.join(res, "sizes-threshold512.csv")), "collective.bytes")
-    port = by(read(os.path.join(res, "port.csv")), "collective.bytes", "ragasa.port_bandwidth_gib_per_s")
-    xs = sorted({int(b) for b, _ in sizes})
+    sizes = read(res, "sizes")
+    binomial = variant(sizes, "binomial")
+    ragasa = variant(sizes, "ragasa")
+    thr = variant(sizes, "ragasa", thr="512")
+    ports = sorted({r[PORT] for r in sizes if r[ALG] == "ragasa"}, key=float)
+    port = {p: variant(sizes, "ragasa", port=p) for p in ports}
+    xs = sorted(binomial)
     paper = {16 * KIB: f"{PAPER_16K_SPEEDUP}x", 1024 * KIB: "similar (large sizes)"}
 
-    print("### Sizes (sizes.csv, sizes-threshold512.csv)\n")
+    print("### Sizes (results/sizes: binomial, ragasa, ragasa with threshold 512 B)\n")
     print("| size | binomial ns | ragasa ns | speedup | ragasa + set-up ns | speedup incl. set-up "
           "| ragasa, threshold 512 B, ns | speedup | paper |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for x in xs:
-        b = float(sizes[(str(x), "binomial")]["completion_ns"])
-        r = sizes[(str(x), "ragasa")]
-        c, su = float(r["completion_ns"]), float(r["setup_ns"])
-        t = float(thr[(str(x),)]["completion_ns"])
+        b, c, su, tt = t(binomial[x]), t(ragasa[x]), t(ragasa[x], SETUP), t(thr[x])
         print(f"| {size_label(x)} | {ns(b)} | {ns(c)} | {b / c:.2f}x | {ns(c + su)} | "
-              f"{b / (c + su):.2f}x | {ns(t)} | {b / t:.2f}x | {paper.get(x, '')} |")
+              f"{b / (c + su):.2f}x | {ns(tt)} | {b / tt:.2f}x | {paper.get(x, '')} |")
+    setups = sorted({t(r, SETUP) for p in ports for r in port[p].values()} | {t(r, SETUP) for r in thr.values()})
+    minis = sorted({r["ragasa.setup.mini_packets"] for r in ragasa.values()})
+    print(f"\nset-up: {', '.join(ns(v) for v in setups)} ns; Mini Packets: {', '.join(minis)}")
 
-    ports = sorted({p for _, p in port}, key=float)
-    print("\n### Unit port bandwidth (port.csv): ragasa ns (speedup over binomial)\n")
+    print("\n### Unit port bandwidth (results/sizes): ragasa ns (speedup over binomial)\n")
     print("| size | binomial ns | " + " | ".join(f"port {p} GiB/s" for p in ports) + " |")
     print("|---|---:|" + "---:|" * len(ports))
     for x in xs:
-        b = float(sizes[(str(x), "binomial")]["completion_ns"])
-        cells = []
-        for p in ports:
-            c = float(port[(str(x), p)]["completion_ns"])
-            cells.append(f"{ns(c)} ({b / c:.2f}x)")
+        b = t(binomial[x])
+        cells = [f"{ns(t(port[p][x]))} ({b / t(port[p][x]):.2f}x)" for p in ports]
         print(f"| {size_label(x)} | {ns(b)} | " + " | ".join(cells) + " |")
-    print("\n### Unit port bandwidth (port.csv): memory stall ns, all units / peak Working Memory B\n")
+    print("\n### Unit port bandwidth (results/sizes): memory stall ns, all units / peak Working Memory B\n")
     print("| size | " + " | ".join(f"port {p}" for p in ports) + " |")
     print("|---|" + "---:|" * len(ports))
     for x in xs:
-        cells = [f"{ns(float(port[(str(x), p)]['memory_stall_ns']))} / "
-                 f"{int(port[(str(x), p)]['working_memory_peak_bytes']):,}" for p in ports]
+        cells = [f"{ns(t(port[p][x], STALL))} / {int(port[p][x][WM_PEAK]):,}" for p in ports]
         print(f"| {size_label(x)} | " + " | ".join(cells) + " |")
 
-    sq_rows = read(os.path.join(res, "send-queue.csv"))
-    sq = by(sq_rows, "collective.bytes", "ragasa.port_bandwidth_gib_per_s", "ragasa.send_queue_descriptors")
-    depths = sorted({r["ragasa.send_queue_descriptors"] for r in sq_rows}, key=int)
-    print("\n### Send queue (send-queue.csv): ragasa ns\n")
+    sq_rows = read(res, "send-queue")
+    sq = {(r[BYTES], r[PORT], r[SQ]): r for r in sq_rows}
+    depths = sorted({r[SQ] for r in sq_rows}, key=int)
+    print("\n### Send queue (results/send-queue): ragasa ns\n")
     print("| size | port GiB/s | " + " | ".join(f"{d} descriptors" for d in depths) + " |")
     print("|---|---:|" + "---:|" * len(depths))
-    for x in sorted({int(r["collective.bytes"]) for r in sq_rows}):
-        for p in sorted({r["ragasa.port_bandwidth_gib_per_s"] for r in sq_rows}, key=float):
-            cells = [ns(float(sq[(str(x), p, d)]["completion_ns"])) for d in depths]
+    for x in sorted({int(r[BYTES]) for r in sq_rows}):
+        for p in sorted({r[PORT] for r in sq_rows}, key=float):
+            cells = [ns(t(sq[(str(x), p, d)])) for d in depths]
             print(f"| {size_label(x)} | {p} | " + " | ".join(cells) + " |")
 
-    for name in ("buffers.csv", "buffers-threshold512.csv"):
-        rows_ = read(os.path.join(res, name))
-        rows = {(int(r["ragasa.working_memory_bytes"]), int(r["ragasa.rx_queue_packets"])): r for r in rows_}
+    buffers = read(res, "buffers")
+    for threshold in sorted({r[THR] for r in buffers}, key=lambda v: -int(v)):
+        rows = {(int(r[WM]), int(r[RXQ])): r for r in buffers if r[THR] == threshold}
         wms = sorted({w for w, _ in rows})
         qs = sorted({q for _, q in rows})
         qlabel = "/".join(str(q) for q in qs)
-        print(f"\n### Buffer sweep at 16 KiB ({name}); a / b / ... = Rx-queue depth {qlabel}\n")
-        print(f"| Working Memory B | completion ns | memory stall ns | Rx HOL ns | RI blocked ns "
-              f"| peak Working Memory B | peak Rx-queue packets |")
+        print(f"\n### Buffer sweep at 16 KiB (results/buffers, threshold {threshold} B); "
+              f"a / b / ... = Rx-queue depth {qlabel}\n")
+        print("| Working Memory B | completion ns | memory stall ns | Rx HOL ns | RI blocked ns "
+              "| peak Working Memory B | peak Rx-queue packets |")
         print("|---:|---:|---:|---:|---:|---:|---:|")
         for w in wms:
-            peak_rx = [rows[(w, q)]["rx_queue_peak_packets"] for q in qs]
-            peak_wm = {int(rows[(w, q)]["working_memory_peak_bytes"]) for q in qs}
-            print(f"| {w:,} | {per_depth(rows, w, 'completion_ns', qs)} | "
-                  f"{per_depth(rows, w, 'memory_stall_ns', qs)} | {per_depth(rows, w, 'rx_hol_blocked_ns', qs)} | "
-                  f"{per_depth(rows, w, 'ri_blocked_ns', qs)} | "
+            peak_rx = [rows[(w, q)][RX_PEAK] for q in qs]
+            peak_wm = {int(rows[(w, q)][WM_PEAK]) for q in qs}
+            print(f"| {w:,} | {per_depth(rows, w, DONE, qs)} | {per_depth(rows, w, STALL, qs)} | "
+                  f"{per_depth(rows, w, HOL, qs)} | {per_depth(rows, w, RI, qs)} | "
                   f"{' / '.join(f'{v:,}' for v in sorted(peak_wm))} | "
                   f"{peak_rx[0] if len(set(peak_rx)) == 1 else ' / '.join(peak_rx)} |")
 
-    roots = by(read(os.path.join(res, "roots.csv")), "collective.root", "collective.algorithm")
-    print("\n### Roots at 16 KiB (roots.csv)\n")
+    roots = {(r[ROOT], r[ALG]): r for r in read(res, "roots")}
+    gm, lm = "traversals.global.messages", "traversals.local.messages"
+    print("\n### Roots at 16 KiB (results/roots)\n")
     print("| root | binomial ns | binomial global / local messages | ragasa ns "
           "| ragasa global / local messages | speedup |")
     print("|---:|---:|---:|---:|---:|---:|")
     for root in sorted({k[0] for k in roots}, key=int):
         b, r = roots[(root, "binomial")], roots[(root, "ragasa")]
-        bc, rc = float(b["completion_ns"]), float(r["completion_ns"])
-        print(f"| {root} | {ns(bc)} | {b['global_messages']} / {b['local_messages']} | {ns(rc)} | "
-              f"{r['global_messages']} / {r['local_messages']} | {bc / rc:.2f}x |")
+        print(f"| {root} | {ns(t(b))} | {b[gm]} / {b[lm]} | {ns(t(r))} | "
+              f"{r[gm]} / {r[lm]} | {t(b) / t(r):.2f}x |")
 
-    mp = by(read(os.path.join(res, "sizes-mpich.csv")), "collective.bytes", "collective.algorithm")
-    print("\n### MPICH's other broadcasts (sizes-mpich.csv, port.csv): ns; ratio = "
-          "mpich-auto / ragasa\n")
+    auto, ring = variant(sizes, "mpich-auto"), variant(sizes, "scatter-ring-allgather")
+    print("\n### MPICH's other broadcasts (results/sizes): ns; ratio = mpich-auto / ragasa\n")
     print("| size | binomial | scatter + ring allgather | mpich-auto | ragasa, port 21 | ratio "
           "| ragasa, port 10.5 | ratio | ragasa, port 5.25 | ratio |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for x in xs:
-        a = float(mp[(str(x), "mpich-auto")]["completion_ns"])
+        a = t(auto[x])
         cells = []
         for p in ("21", "10.5", "5.25"):
-            c = float(port[(str(x), p)]["completion_ns"])
+            c = t(port[p][x])
             cells += [ns(c), f"{a / c:.2f}x"]
-        print(f"| {size_label(x)} | {ns(float(sizes[(str(x), 'binomial')]['completion_ns']))} | "
-              f"{ns(float(mp[(str(x), 'scatter-ring-allgather')]['completion_ns']))} | {ns(a)} | "
+        print(f"| {size_label(x)} | {ns(t(binomial[x]))} | {ns(t(ring[x]))} | {ns(a)} | "
               + " | ".join(cells) + " |")
 
-    seeds = read(os.path.join(res, "seeds.csv"))
-    print("\n### Seeds (seeds.csv): distinct completion times over seeds "
+    seeds = read(res, "seeds")
+    print("\n### Seeds (results/seeds): distinct completion times over seeds "
           + ",".join(sorted({r["seed"] for r in seeds}, key=int)) + "\n")
     groups = defaultdict(set)
     for r in seeds:
-        groups[(int(r["collective.bytes"]), r["collective.algorithm"])].add(r["completion_ns"])
+        groups[(int(r[BYTES]), r[ALG])].add(r[DONE])
     for (x, alg), v in sorted(groups.items()):
         print(f"- {size_label(x)} {alg}: {', '.join(ns(float(c)) for c in sorted(v))}")
 
