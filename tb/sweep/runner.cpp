@@ -118,7 +118,7 @@ nlohmann::json point_store::identity(const point& p) const {
   std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(m_scenario_hash));
   return {{"index", p.index},
           {"command", m_study.command},
-          {"scenario", m_study.scenario},
+          // The base scenario by content: a moved checkout resumes, an edited file re-runs.
           {"scenario_fnv1a", m_study.scenario.empty() ? "" : hash},
           {"set", pairs(m_study.fixed)},
           {"values", pairs(p.values)},
@@ -164,8 +164,10 @@ void point_store::prepare(const point& p) const {
 
 void point_store::record(const point& p, const point_outcome& o) const {
   const fs::path d = dir_of(p);
+  std::error_code ec;
+  fs::create_directories(d, ec);  // absent here when another node ran the point
   if (o.ok && read_text(d / result_file()) != o.result) write_text(d / result_file(), o.result);
-  if (!fs::exists(d / "point.json")) write_text(d / "point.json", identity(p).dump(2) + "\n");
+  write_text(d / "point.json", identity(p).dump(2) + "\n");  // another rank may have run it
   write_text(d / "status.json", o.to_json().dump(2) + "\n");
 }
 

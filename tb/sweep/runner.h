@@ -1,7 +1,7 @@
 // Running a study's points: each point is one `bcastsim run` (or `analyze`) child process,
 // because SystemC allows one design per process. The point store keeps every point's files
 // in its own directory under the study's output directory:
-//   point.json   what the point is (values, seed, base scenario and its hash, fixed keys)
+//   point.json   what the point is (values, seed, the base scenario's hash, fixed keys)
 //   result.json  the run's result (analyze.json for command: analyze)
 //   status.json  ok | failed, exit code, error, wall time; written last, so a point with a
 //                status.json matching its point.json is finished and a resume skips it
