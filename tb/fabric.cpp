@@ -54,7 +54,8 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
           unconnected->out.bind(rt.in[p]);
           break;
         case port_info::kind::router: {
-          tlm_net::link& l = make_link("link_r" + suffix, s.links[static_cast<int>(info.cls)]);
+          tlm_net::link& l = make_link("link_r" + suffix, s.links[static_cast<int>(info.cls)],
+                                       {false, r, p}, {false, info.peer, info.peer_port});
           rt.out[p].bind(l.in);
           l.out.bind(routers[info.peer]->in[info.peer_port]);
           break;
@@ -62,10 +63,12 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
         case port_info::kind::terminal: {
           hw::host_nic& nic = *nics[info.peer];
           const tlm_net::link_params& lp = s.links[static_cast<int>(network::link_class::terminal)];
-          tlm_net::link& down = make_link("link_r" + suffix, lp);
+          tlm_net::link& down =
+              make_link("link_r" + suffix, lp, {false, r, p}, {true, info.peer, 0});
           rt.out[p].bind(down.in);
           down.out.bind(nic.in);
-          tlm_net::link& up = make_link("link_nic_" + std::to_string(info.peer), lp);
+          tlm_net::link& up = make_link("link_nic_" + std::to_string(info.peer), lp,
+                                        {true, info.peer, 0}, {false, r, p});
           nic.out.bind(up.in);
           up.out.bind(rt.in[p]);
           break;
@@ -244,8 +247,10 @@ void fabric::finish_recording() {
   }
 }
 
-tlm_net::link& fabric::make_link(const std::string& name, const tlm_net::link_params& params) {
+tlm_net::link& fabric::make_link(const std::string& name, const tlm_net::link_params& params,
+                                 link_end from, link_end to) {
   links.push_back(std::make_unique<tlm_net::link>(name.c_str(), params));
+  link_ends.emplace_back(from, to);
   return *links.back();
 }
 

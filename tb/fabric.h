@@ -49,11 +49,18 @@ class fabric final : public sc_core::sc_module {
   std::vector<std::unique_ptr<hw::host>> hosts;      // [rank]; none without a schedule
   std::vector<std::unique_ptr<hw::traffic_generator>> generators;  // terminal order
   std::vector<std::unique_ptr<tlm_net::link>> links;               // the network's (traversals)
+  // What each of `links` joins, same index: a router port, or a terminal (port unused).
+  struct link_end {
+    bool terminal = false;
+    uint32_t id = 0;  // router or terminal
+    uint32_t port = 0;
+  };
+  std::vector<std::pair<link_end, link_end>> link_ends;  // [link] -> (from, to)
   std::unique_ptr<tlm_net::null_endpoint> unconnected;
   // Ragasa offload (empty without offload broadcasts).
-  std::vector<hw::ragasa::membership_source> memberships;      // [router]
+  std::vector<hw::ragasa::membership_source> memberships;           // [router]
   std::vector<std::unique_ptr<hw::ragasa::bcast_unit_base>> units;  // [router]
-  std::vector<std::unique_ptr<tlm_net::link>> unit_links;      // router ports of the units
+  std::vector<std::unique_ptr<tlm_net::link>> unit_links;           // router ports of the units
   // Recording of the units' inputs (record_unit_inputs), else empty: a tap per unit.
   std::unique_ptr<cosim::unit_input_recorder> recorder;
   std::vector<std::unique_ptr<cosim::unit_input_tap>> taps;
@@ -61,7 +68,8 @@ class fabric final : public sc_core::sc_module {
   algorithms::ragasa_tree tree;
 
  private:
-  tlm_net::link& make_link(const std::string& name, const tlm_net::link_params& params);
+  tlm_net::link& make_link(const std::string& name, const tlm_net::link_params& params,
+                           link_end from, link_end to);
   void make_offload(const scenario& s, const network::topology& topo,
                     const network::routing_policy& routing, const network::placement& place,
                     const algorithms::schedule& sched);

@@ -23,7 +23,6 @@
 
 namespace bcastsim::tb {
 
-// Throws simulation_failure if a link of the fabric is not one of the topology's.
 nlohmann::json link_traffic_report(const fabric& fab, const network::dragonfly& topo,
                                    const network::placement& place, uint32_t root);
 
