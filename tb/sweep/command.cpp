@@ -7,6 +7,9 @@
 #include "tb/sweep/mpi.h"
 #endif
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -16,6 +19,8 @@
 #include <optional>
 #include <ostream>
 #include <thread>
+
+extern char** environ;
 
 namespace bcastsim::tb::sweep {
 
@@ -92,12 +97,23 @@ void draw_plots(const std::string& out_dir, std::ostream& out, std::ostream& err
   }
   // Debian's matplotlib belongs to /usr/bin/python3, which a python3 earlier in PATH may not see.
   const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
-  const std::string cmd =
-      python + " '" + script.string() + "' '" + out_dir + "'" + (quiet ? " > /dev/null" : "");
+  std::vector<std::string> args{python, script.string(), out_dir};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (quiet) posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   out.flush();
-  if (std::system(cmd.c_str()) != 0) {
-    err << "bcastsim: warning: plotting failed (needs the Debian package python3-matplotlib): "
-        << cmd << "\n";
+  pid_t pid = 0;
+  int status = 0;
+  const int rc = posix_spawnp(&pid, python.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc == 0) waitpid(pid, &status, 0);
+  if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    err << "bcastsim: warning: the study's plots failed (see above; matplotlib is the Debian "
+           "package python3-matplotlib); redraw them with: "
+        << python << " " << script.string() << " " << out_dir << "\n";
   }
 }
 
