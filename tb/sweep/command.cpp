@@ -266,6 +266,7 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
 #endif
 
   run_state st{s, points, store, std::vector<std::optional<point_outcome>>(points.size())};
+  const size_t moved = store.adopt_moved(points);
   std::vector<size_t> pending;
   for (const point& p : points) {
     if (store.finished(p, o.retry_failed)) {
@@ -283,7 +284,9 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
   const size_t slots = jobs + (remote ? remote->slots() : 0);
   if (!o.quiet) {
     out << s.name << ": " << points.size() << " points, " << pending.size() << " to run ("
-        << points.size() - pending.size() << " finished earlier), " << slots << " at a time";
+        << points.size() - pending.size() << " finished earlier";
+    if (moved) out << ", " << moved << " of them moved to their new index";
+    out << "), " << slots << " at a time";
     if (remote) out << " over " << remote->slots() / jobs + 1 << " MPI ranks";
     out << " -> " << store.out_dir() << "\n" << std::flush;
   }

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 extern char** environ;
@@ -149,6 +150,51 @@ bool point_store::finished(const point& p, bool retry_failed) const {
   } catch (const nlohmann::json::exception&) {
     return false;  // unreadable: run it again
   }
+}
+
+size_t point_store::adopt_moved(const std::vector<point>& points) const {
+  // Finished runs by what they are, the index left out.
+  auto key = [](nlohmann::json id) {
+    id.erase("index");
+    return id.dump();
+  };
+  std::map<std::string, fs::path> runs;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(m_out) / "points", ec)) {
+    const std::string status = read_text(e.path() / "status.json");
+    if (status.empty()) continue;
+    const auto id = nlohmann::json::parse(read_text(e.path() / "point.json"), nullptr, false);
+    const auto st = nlohmann::json::parse(status, nullptr, false);
+    if (!id.is_object() || !st.is_object()) continue;
+    if (st.value("status", "") == "ok" && !fs::exists(e.path() / result_file())) continue;
+    runs.emplace(key(id), e.path());
+  }
+  // Read every moved run before writing any: a destination may be another's source.
+  struct move {
+    const point* p;
+    std::string status, result, log;
+  };
+  std::vector<move> moves;
+  for (const point& p : points) {
+    if (finished(p, false)) continue;  // its own directory holds it already
+    const auto it = runs.find(key(identity(p)));
+    if (it == runs.end() || it->second == fs::path(dir_of(p))) continue;
+    moves.push_back({&p, read_text(it->second / "status.json"),
+                     read_text(it->second / result_file()), read_text(it->second / "log.txt")});
+  }
+  for (const move& m : moves) {
+    const fs::path d = dir_of(*m.p);
+    fs::create_directories(d, ec);
+    for (const char* f : {"status.json", "result.json", "analyze.json", "log.txt"})
+      fs::remove(d / f, ec);
+    if (!m.result.empty()) write_text(d / result_file(), m.result);
+    write_text(d / "log.txt", m.log);
+    write_text(d / "point.json", identity(*m.p).dump(2) + "\n");
+    auto st = nlohmann::json::parse(m.status);
+    st["index"] = m.p->index;
+    write_text(d / "status.json", st.dump(2) + "\n");
+  }
+  return moves.size();
 }
 
 void point_store::prepare(const point& p) const {

@@ -47,6 +47,10 @@ class point_store {
   // Finished earlier (status.json present and point.json unchanged); failed points count as
   // finished unless `retry_failed`.
   bool finished(const point& p, bool retry_failed) const;
+  // Points whose directory holds another point's files but whose own finished run sits in
+  // another directory (a value added to the study moves the indices) take that run's files.
+  // Returns how many did.
+  size_t adopt_moved(const std::vector<point>& points) const;
   // A fresh directory for the point: point.json written, old outputs removed.
   void prepare(const point& p) const;
   // status.json (and the result file when it is not already there: another node ran it).

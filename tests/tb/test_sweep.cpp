@@ -135,6 +135,33 @@ BOOST_AUTO_TEST_CASE(resume_skips_finished_points) {
   BOOST_CHECK(read_file(out + "/results.csv") == csv_before);
 }
 
+BOOST_AUTO_TEST_CASE(a_value_added_to_the_study_runs_only_the_new_points) {
+  const std::string dir = fresh_dir();
+  const std::string out = dir + "/out";
+  const std::string study = write_study(dir, small_study);
+  BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + out).code, 0);
+  const auto before = read_csv(out + "/results.csv");
+  // A size between the others: every forest point and binomial's 4096 move to a new index.
+  std::string grown = small_study;
+  grown.replace(grown.find("[1024, 4096]"), 12, "[1024, 2048, 4096]");
+  write_study(dir, grown);
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(o.output);
+  BOOST_REQUIRE_EQUAL(o.code, 0);
+  BOOST_CHECK(contains(
+      o.output, "6 points, 2 to run (4 finished earlier, 3 of them moved to their new index)"));
+  BOOST_CHECK(contains(o.output, "(2 run now in "));
+  const auto after = read_csv(out + "/results.csv");
+  BOOST_REQUIRE_EQUAL(after.size(), 7u);
+  // The moved rows are the old rows, apart from the point index.
+  for (const auto& [old_row, new_row] : {std::pair{1, 1}, {2, 3}, {3, 4}, {4, 6}}) {
+    auto a = before[old_row], b = after[new_row];
+    BOOST_CHECK_EQUAL(b[0], std::to_string(new_row - 1));
+    a[0] = b[0];
+    BOOST_CHECK(a == b);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_failing_point_is_recorded_and_the_rest_complete) {
   const std::string dir = fresh_dir();
   // 2000 ns of simulated time is too short for any broadcast: those points stall (exit 1).
