@@ -293,7 +293,8 @@ int sc_main(int argc, char* argv[]) {
   sweep->add_flag("--retry-failed", so.retry_failed,
                   "run failed points again (a resume skips them by default)");
   sweep->add_flag("--list", so.list_only, "print the points with their seeds and exit");
-  sweep->add_flag("!--no-plots", so.plots, "do not draw the study's plots");
+  bool no_plots = false;
+  sweep->add_flag("--no-plots", no_plots, "do not draw the study's plots");
   sweep->add_flag("-q,--quiet", so.quiet, "print only failures");
 
   const std::vector<std::string> commands{"run", "analyze", "list", "cosim", "sweep"};
@@ -314,7 +315,10 @@ int sc_main(int argc, char* argv[]) {
     if (run->parsed())
       return cmd_run(scenario_file, sets, seed, out_dir, vcd, record_unit_inputs, quiet);
     if (cosim->parsed()) return tb::cosim::run_command(co, std::cout, std::cerr);
-    if (sweep->parsed()) return tb::sweep::run_command(so, std::cout, std::cerr);
+    if (sweep->parsed()) {
+      so.plots = !no_plots;
+      return tb::sweep::run_command(so, std::cout, std::cerr);
+    }
     if (analyze->parsed()) return cmd_analyze(scenario_file, sets, seed, out_dir, quiet);
   } catch (const tb::config_error& e) {
     std::cerr << "bcastsim: error: " << e.what() << "\n";
