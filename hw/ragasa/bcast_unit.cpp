@@ -30,15 +30,8 @@ struct bcast_unit::trace_mirror {
 bcast_unit::bcast_unit(const sc_core::sc_module_name& name, network::terminal_id terminal,
                        const bcast_unit_params& params, tlm_net::packet_pool& pool,
                        const membership_source& membership, const network::routing_policy* routing)
-    : bcast_unit_base(name, params),
-      m_terminal(terminal),
-      m_pool(pool),
-      m_source(membership),
-      m_routing(routing),
-      m_period(sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5))),
-      m_in_bytes(params.vcs, 0),
+    : bcast_unit_base(name, terminal, params, pool, membership, routing),
       m_rx(params.rx_queues),
-      m_out_credits(params.output_buffer_bytes),
       m_agenda(m_wakeup) {
   m_sps.reserve(params.send_queue_descriptors);
   if (params.rx_queues == 0 || params.rx_queue_packets == 0 || params.work_queue_descriptors == 0 ||

@@ -72,7 +72,6 @@ class bcast_unit final : public bcast_unit_base {
   ~bcast_unit() override;
   SC_HAS_PROCESS(bcast_unit);
 
-
   tlm::tlm_sync_enum nb_transport_fw(uint32_t, tlm_net::packet& p, tlm::tlm_phase& ph,
                                      sc_core::sc_time& t);
   tlm::tlm_sync_enum nb_transport_bw(uint32_t, tlm_net::packet& p, tlm::tlm_phase& ph,
@@ -160,15 +159,8 @@ class bcast_unit final : public bcast_unit_base {
   uint32_t new_batch();
   void sample_trace();
 
-  network::terminal_id m_terminal;
-  tlm_net::packet_pool& m_pool;
-  const membership_source& m_source;
-  const network::routing_policy* m_routing;
-  sc_core::sc_time m_period;
-
   tlm_net::tagged_fw<bcast_unit> m_fw;
   tlm_net::tagged_bw<bcast_unit> m_bw;
-  std::vector<uint32_t> m_in_bytes;  // [vc] input buffer bytes held
   tlm_net::ring<tlm_net::packet*> m_ri;
   sc_core::sc_time m_ri_blocked_since;
   bool m_ri_blocked = false;
@@ -193,8 +185,6 @@ class bcast_unit final : public bcast_unit_base {
   uint32_t m_si_batch = 0;  // the copy in the SI (or being built): batch and packet
   uint32_t m_si_index = 0;
   tlm_net::packet* m_si_pkt = nullptr;  // built, waiting for the link and credits
-  sc_core::sc_time m_link_free;
-  uint32_t m_out_credits;
   uint64_t m_next_packet = 0;
   uint64_t m_in_flight = 0;  // packets between `in` and the Rx-queues or the scheduler
   tlm_net::packet m_credit_token;

@@ -2,9 +2,22 @@
 
 namespace bcastsim::hw::ragasa {
 
-bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name,
-                                 const bcast_unit_params& params)
-    : sc_core::sc_module(name), in("in"), out("out"), m_params(params) {
+bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name, network::terminal_id terminal,
+                                 const bcast_unit_params& params, tlm_net::packet_pool& pool,
+                                 const membership_source& membership,
+                                 const network::routing_policy* routing)
+    : sc_core::sc_module(name),
+      in("in"),
+      out("out"),
+      m_params(params),
+      m_terminal(terminal),
+      m_pool(pool),
+      m_source(membership),
+      m_routing(routing),
+      m_period(
+          sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5))),
+      m_in_bytes(params.vcs, 0),
+      m_out_credits(params.output_buffer_bytes) {
   m_stats.declare("packets_in", "packets", "packets received from the router", packets_in);
   m_stats.declare("packets_out", "packets", "copies sent back into the router", packets_out);
   m_stats.declare("mini_packets", "packets", "Mini Packets parsed into the Membership Table",

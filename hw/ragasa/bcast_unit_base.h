@@ -4,8 +4,10 @@
 // with the same parameters, statistics and stall diagnosis.
 #pragma once
 
+#include "network/routing.h"
 #include "network/topology.h"
 #include "tlm/packet.h"
+#include "tlm/packet_pool.h"
 #include "tlm/statistics.h"
 #include "tlm/trace_window.h"
 
@@ -117,9 +119,21 @@ class bcast_unit_base : public sc_core::sc_module {
   const tlm_net::stat_group& stats() const { return m_stats; }
 
  protected:
-  bcast_unit_base(const sc_core::sc_module_name& name, const bcast_unit_params& params);
+  // What every model of the unit is wired to: its router's terminal id, the packet pool, the
+  // Membership Table's source, the routing policy (for the copies' routes).
+  bcast_unit_base(const sc_core::sc_module_name& name, network::terminal_id terminal,
+                  const bcast_unit_params& params, tlm_net::packet_pool& pool,
+                  const membership_source& membership, const network::routing_policy* routing);
 
   bcast_unit_params m_params;
+  network::terminal_id m_terminal;
+  tlm_net::packet_pool& m_pool;
+  const membership_source& m_source;
+  const network::routing_policy* m_routing;
+  sc_core::sc_time m_period;         // one clock cycle
+  std::vector<uint32_t> m_in_bytes;  // [vc] RI buffer bytes held (the router's credits)
+  uint32_t m_out_credits;            // bytes the router's unit-port buffer can take
+  sc_core::sc_time m_link_free;      // the SI's link is free from then (a clock edge)
   membership_listener* m_listener = nullptr;
   unit_observer* m_observer = nullptr;
   tlm_net::stat_group m_stats;

@@ -79,15 +79,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
   bcast_unit_rtl(const sc_core::sc_module_name& name, network::terminal_id terminal,
                  const bcast_unit_params& params, tlm_net::packet_pool& pool,
                  const membership_source& membership, const network::routing_policy* routing)
-      : bcast_unit_base(name, params),
-        m_terminal(terminal),
-        m_pool(pool),
-        m_source(membership),
-        m_routing(routing),
-        m_period(
-            sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5))),
-        m_in_bytes(params.vcs, 0),
-        m_out_credits(params.output_buffer_bytes),
+      : bcast_unit_base(name, terminal, params, pool, membership, routing),
         m_handles(k_handles),
         m_agenda(m_wakeup) {
     const std::string err = rtl_params_error(params);
@@ -362,16 +354,8 @@ class bcast_unit_rtl final : public bcast_unit_base {
     m_link_free = edge(now + t);
   }
 
-  network::terminal_id m_terminal;
-  tlm_net::packet_pool& m_pool;
-  const membership_source& m_source;
-  const network::routing_policy* m_routing;
-  sc_core::sc_time m_period;
   tlm_net::tagged_fw<bcast_unit_rtl> m_fw;
   tlm_net::tagged_bw<bcast_unit_rtl> m_bw;
-  std::vector<uint32_t> m_in_bytes;
-  uint32_t m_out_credits;
-  sc_core::sc_time m_link_free;
   std::vector<stored> m_handles;
   std::vector<uint32_t> m_free_handles;
   tlm_net::ring<tlm_net::packet*> m_assembled;  // assembled, not yet handed to the core

@@ -42,12 +42,6 @@ std::string label_of(const point& p) {
   return s.empty() ? "(the base scenario)" : s;
 }
 
-void write_file(const fs::path& p, const std::string& text) {
-  std::ofstream out(p);
-  out << text;
-  if (!out) throw config_error("--out", "cannot write " + p.string());
-}
-
 nlohmann::ordered_json study_json(const study& s, const std::vector<point>& points,
                                   const std::vector<std::string>& columns) {
   nlohmann::ordered_json j;
@@ -173,8 +167,8 @@ bool coordinate(run_state& st, const std::vector<size_t>& pending, launcher& loc
 int finish(run_state& st, const std::string& out_dir, bool interrupted, const sweep_options& o,
            const progress_meter& meter, std::ostream& out, std::ostream& err) {
   const std::string csv = make_csv(st.s, st.points, st.outcomes);
-  write_file(fs::path(out_dir) / "results.csv", csv);
-  write_file(fs::path(out_dir) / "study.json",
+  write_text((fs::path(out_dir) / "results.csv").string(), csv);
+  write_text((fs::path(out_dir) / "study.json").string(),
              study_json(st.s, st.points, result_columns(st.s, st.outcomes)).dump(2) + "\n");
   size_t ok = 0, failed = 0, pending = 0;
   for (const auto& x : st.outcomes) (!x ? pending : x->ok ? ok : failed) += 1;
@@ -275,7 +269,7 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
       pending.push_back(p.index);
     }
   }
-  write_file(fs::path(store.out_dir()) / "study.json",
+  write_text((fs::path(store.out_dir()) / "study.json").string(),
              study_json(s, points, result_columns(s, st.outcomes)).dump(2) + "\n");
   std::unique_ptr<remote_pool> remote;
 #ifdef BCASTSIM_WITH_MPI

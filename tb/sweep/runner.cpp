@@ -31,8 +31,10 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
-// Whole-file replace: a reader (or a resume after a crash) never sees half a file.
-void write_text(const fs::path& p, const std::string& text) {
+}  // namespace
+
+void write_text(const std::string& path, const std::string& text) {
+  const fs::path p = path;
   const fs::path tmp = p.string() + ".tmp";
   {
     std::ofstream out(tmp);
@@ -44,11 +46,7 @@ void write_text(const fs::path& p, const std::string& text) {
   if (ec) throw config_error("--out", "cannot write " + p.string() + ": " + ec.message());
 }
 
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (const unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
+namespace {
 
 // The child's own diagnosis: its last "bcastsim: ..." line, else its last line.
 std::string error_from_log(const fs::path& log, int exit_code) {

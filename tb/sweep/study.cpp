@@ -138,13 +138,13 @@ void check_algorithm(const std::string& value, const std::string& where, const s
   fail(where, file, "'" + value + "' is not an algorithm; allowed: " + names);
 }
 
-uint64_t fnv1a(const std::string& s) {
+}  // namespace
+
+uint64_t fnv1a(const std::string& text) {
   uint64_t h = 0xcbf29ce484222325ull;
-  for (const unsigned char c : s) h = (h ^ c) * 0x100000001b3ull;
+  for (const unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
   return h;
 }
-
-}  // namespace
 
 std::vector<std::string> study::parameters() const {
   std::vector<std::string> keys;

@@ -48,6 +48,9 @@ struct study {
 study parse_study_text(const std::string& text, const std::string& file);
 study load_study(const std::string& file);
 
+// FNV-1a, 64 bits: the point's seed mixes it, point.json names the base scenario by it.
+uint64_t fnv1a(const std::string& text);
+
 // Every point, in order: the first dimension outermost, replicates innermost.
 std::vector<point> expand(const study& s);
 
