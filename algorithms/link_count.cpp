@@ -1,6 +1,7 @@
 #include "algorithms/link_count.h"
 
 #include "algorithms/ragasa_tree.h"
+#include "network/dragonfly.h"
 
 #include <map>
 #include <stdexcept>
@@ -20,7 +21,7 @@ void add_tree_links(link_counts& c, const network::topology& topo, const network
     for (const bcast_child& child : t.children[r]) {
       if (child.kind == child_kind::terminal) {
         c.terminal += 1;
-      } else if (link_class_between(topo, r, child.id) == network::link_class::global) {
+      } else if (link_class_between(topo, r, child.id) == network::dragonfly_classes::global) {
         c.global += 1;
       } else {
         c.local += 1;

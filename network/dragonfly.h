@@ -43,6 +43,15 @@ class dragonfly final : public topology {
 
   std::string kind() const override { return "dragonfly"; }
   std::string describe() const override;
+  std::vector<std::pair<std::string, uint64_t>> shape() const override {
+    return {{"groups", m_g},
+            {"routers_per_group", a()},
+            {"terminals_per_router", p()},
+            {"global_ports_per_router", h()}};
+  }
+  std::vector<std::pair<std::string, std::string>> effective_params() const override {
+    return {{"topology.g", std::to_string(m_g)}};
+  }
 
   uint32_t num_groups() const override { return m_g; }
   group_id group_of(router_id r) const override { return r / m_a; }

@@ -1,5 +1,6 @@
 #include "network/params.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -24,6 +25,10 @@ decl text_key(const std::string& key, const std::string& def, const std::string&
 
 std::string format_real(double v) {
   char buf[32];
+  if (v == static_cast<double>(static_cast<long long>(v)) && v < 1e15 && v > -1e15) {
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));  // 100, not 1e+02
+    return buf;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, v);
     if (std::strtod(buf, nullptr) == v) break;

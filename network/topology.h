@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bcastsim::network {
@@ -68,6 +69,13 @@ class topology {
   const std::vector<std::string>& link_classes() const { return m_classes; }
   uint32_t num_link_classes() const { return static_cast<uint32_t>(m_classes.size()); }
   const std::string& class_name(link_class c) const { return m_classes[c]; }
+  // The shape, as named numbers, for reports that draw the network (link_traffic).
+  virtual std::vector<std::pair<std::string, uint64_t>> shape() const {
+    return {{"routers", num_routers()}, {"terminals", num_terminals()}};
+  }
+  // Parameters whose value the topology derived (dragonfly: topology.g when given as 0), as
+  // (key, value text), for the effective configuration written beside the results.
+  virtual std::vector<std::pair<std::string, std::string>> effective_params() const { return {}; }
   // Rates the topology itself gives for class c (a graph file's); nullptr: none.
   virtual const link_class_rates* class_rates(link_class /*c*/) const { return nullptr; }
 

@@ -31,8 +31,8 @@ class idle_network final : public network::port_occupancy_view {
 };
 
 struct totals {
-  std::array<uint64_t, network::num_link_classes> messages{};
-  std::array<uint64_t, network::num_link_classes> packets{};
+  std::array<uint64_t, network::max_link_classes> messages{};
+  std::array<uint64_t, network::max_link_classes> packets{};
   uint64_t routers = 0;     // summed over delivered messages
   uint64_t deliveries = 0;  // messages delivered: one per send, one per offload receiver
   uint64_t makespan = 0;
@@ -186,7 +186,7 @@ class link_model {
                                     network::packet_entropy(m_seed, src, rs.packets_injected));
     const uint64_t packets = o.bytes == 0 ? 1 : (o.bytes + m_packet_bytes - 1) / m_packet_bytes;
     rs.packets_injected += packets;
-    for (int k = 0; k < network::num_link_classes; ++k) {
+    for (uint32_t k = 0; k < network::max_link_classes; ++k) {
       m_totals.messages[k] += w.links[k];
       m_totals.packets[k] += w.links[k] * packets;
     }
@@ -210,10 +210,10 @@ class link_model {
     const uint64_t packets = o.bytes == 0 ? 1 : (o.bytes + m_packet_bytes - 1) / m_packet_bytes;
     rs.packets_injected += packets;
     auto add_edge = [&](network::link_class cls) {
-      m_totals.messages[static_cast<int>(cls)] += 1;
-      m_totals.packets[static_cast<int>(cls)] += packets;
+      m_totals.messages[cls] += 1;
+      m_totals.packets[cls] += packets;
     };
-    add_edge(network::link_class::terminal);  // injection
+    add_edge(network::terminal_class);  // injection
     uint64_t last = t + 1;
     // Depth-first from the root router: (router, links from the root's terminal, routers).
     struct visit {
@@ -231,7 +231,7 @@ class link_model {
           stack.push_back({c.id, v.links + 1, v.routers + 1});
           continue;
         }
-        add_edge(network::link_class::terminal);  // ejection
+        add_edge(network::terminal_class);  // ejection
         const uint32_t dst = m_p.place->rank_of(c.id);
         const uint64_t at = t + v.links + 1;
         m_totals.routers += v.routers;
@@ -296,7 +296,7 @@ route_walk walk_route(const network::routing_policy& routing, network::terminal_
   static const idle_network idle;
   const network::topology& topo = routing.topo();
   route_walk w;
-  w.links[static_cast<int>(network::link_class::terminal)] = 1;  // injection
+  w.links[network::terminal_class] = 1;  // injection
   network::route_state state;
   routing.init_state(src, dst, entropy, state);
   network::router_id at = topo.router_of(src);
@@ -308,7 +308,7 @@ route_walk walk_route(const network::routing_policy& routing, network::terminal_
     const network::route_decision d = routing.route(at, dst, state, &idle);
     const network::port_info& port = topo.port(at, d.port);
     if (port.peer_kind == network::port_info::kind::terminal && port.peer == dst) {
-      ++w.links[static_cast<int>(network::link_class::terminal)];  // ejection
+      ++w.links[network::terminal_class];  // ejection
       return w;
     }
     if (port.peer_kind != network::port_info::kind::router) {
@@ -317,22 +317,22 @@ route_walk walk_route(const network::routing_policy& routing, network::terminal_
                                " by port " + std::to_string(d.port) +
                                ", which does not lead to the destination");
     }
-    ++w.links[static_cast<int>(port.cls)];
+    ++w.links[port.cls];
     at = port.peer;
   }
 }
 
 nlohmann::json analyze_scenario(const config& cfg) {
   const auto wall_start = std::chrono::steady_clock::now();
-  const scenario s = make_scenario(cfg);
+  scenario s = make_scenario(cfg);
   const plan p = make_plan(s);
   const totals t = link_model(p, s.nic.packet_bytes, s.nic.seed).run();
 
   nlohmann::json r;
   r["schema"] = analyze_schema;
   r["seed"] = s.seed;
-  config effective = cfg;  // derived defaults resolved, as run_scenario reports them
-  effective.set("topology.g", std::to_string(p.topo->g()));
+  config effective = s.cfg;  // derived defaults resolved, as run_scenario reports them
+  for (const auto& [key, value] : p.topo->effective_params()) effective.set(key, value);
   effective.set("job.ranks", std::to_string(p.place->num_ranks()));
   effective.set("job.seed", std::to_string(s.job.seed));
   r["config"] = config_to_json(effective);
@@ -340,9 +340,9 @@ nlohmann::json analyze_scenario(const config& cfg) {
   r["collective"] = {{"algorithm", s.algorithm}, {"ranks", p.place->num_ranks()},
                      {"root", s.root},           {"bytes", s.bytes},
                      {"messages", p.messages},   {"makespan_links", t.makespan}};
-  for (int k = 0; k < network::num_link_classes; ++k) {
-    r["traversals"][network::to_string(static_cast<network::link_class>(k))] = {
-        {"packets", t.packets[k]}, {"messages", t.messages[k]}};
+  for (network::link_class k = 0; k < p.topo->num_link_classes(); ++k) {
+    r["traversals"][p.topo->class_name(k)] = {{"packets", t.packets[k]},
+                                              {"messages", t.messages[k]}};
   }
   r["hops_avg"] =
       t.deliveries ? static_cast<double>(t.routers) / static_cast<double>(t.deliveries) : 0.0;

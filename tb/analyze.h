@@ -36,9 +36,13 @@ inline constexpr const char* analyze_schema = "bcastsim.analyze/1";
 
 // The links one message crosses from terminal `src` to terminal `dst`.
 struct route_walk {
-  std::array<uint32_t, network::num_link_classes> links{};  // by link_class
+  std::array<uint32_t, network::max_link_classes> links{};  // by link_class
   uint32_t routers = 0;                                     // the paper's "hops"
-  uint32_t total_links() const { return links[0] + links[1] + links[2]; }
+  uint32_t total_links() const {
+    uint32_t n = 0;
+    for (uint32_t l : links) n += l;
+    return n;
+  }
 };
 
 // Follows `routing` from the source terminal's router until ejection at `dst`, with no

@@ -1,6 +1,7 @@
 #include "tb/config.h"
 
 #include "network/routing.h"
+#include "network/topology_kind.h"
 #ifdef BCASTSIM_WITH_VERILATOR
 #include "hw/ragasa/bcast_unit_rtl.h"
 #endif
@@ -19,16 +20,18 @@ namespace bcastsim::tb {
 namespace {
 
 key_info u(const char* key, uint64_t def, double lo, double hi, const char* desc) {
-  return key_info{key, value_type::uint, std::to_string(def), desc, {}, lo, hi};
+  return params::uint_key(key, def, lo, hi, desc);
 }
 key_info r(const char* key, const char* def, double lo, double hi, const char* desc) {
-  return key_info{key, value_type::real, def, desc, {}, lo, hi};
+  key_info k = params::real_key(key, 0, lo, hi, desc);
+  k.default_value = def;
+  return k;
 }
 key_info c(const char* key, const char* def, std::vector<std::string> allowed, const char* desc) {
-  return key_info{key, value_type::choice, def, desc, std::move(allowed), 0, 0};
+  return params::choice_key(key, def, std::move(allowed), desc);
 }
 key_info t(const char* key, const char* def, const char* desc) {
-  return key_info{key, value_type::text, def, desc, {}, 0, 0};
+  return params::text_key(key, def, desc);
 }
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
@@ -37,11 +40,44 @@ std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
   return s;
 }
 
-const key_info* find_key(const std::string& key) {
+// The first declaration of `key` of any kind: whether the key exists at all.
+const key_info* any_key(const std::string& key) {
   for (const key_info& k : schema()) {
     if (k.key == key) return &k;
   }
   return nullptr;
+}
+
+// The keys a kind declares: its own (topology.*, routing.kind), then per declared link
+// class its link rate, latency and VC buffer, owned by the kind.
+void add_kind_keys(std::vector<key_info>& keys, const network::topology_kind& kind) {
+  for (key_info k : kind.params) {
+    k.owner = kind.name;
+    keys.push_back(std::move(k));
+  }
+  for (const network::link_class_decl& c : kind.classes) {
+    const std::string what = c.name + " link" + (c.description.empty() ? "" : " (" + c.description + ")");
+    for (key_info k : {params::real_key("link." + c.name + ".bandwidth_gib_per_s",
+                                        c.bandwidth_gib_per_s, 1e-6, 1e6, what + " bandwidth, GiB/s"),
+                       params::real_key("link." + c.name + ".latency_ns", c.latency_ns, 0, 1e9,
+                                        what + " latency (also credits)")}) {
+      k.owner = kind.name;
+      keys.push_back(std::move(k));
+    }
+  }
+}
+
+void add_buffer_keys(std::vector<key_info>& keys, const network::topology_kind& kind) {
+  for (const network::link_class_decl& c : kind.classes) {
+    key_info k = params::uint_key("router.vc_buffer_bytes." + c.name, c.vc_buffer_bytes, 1,
+                                  1u << 30,
+                                  c.name == "terminal"
+                                      ? "input VC buffer of terminal ports (and the NIC's receive "
+                                        "buffer)"
+                                      : "input VC buffer of " + c.name + " ports");
+    k.owner = kind.name;
+    keys.push_back(std::move(k));
+  }
 }
 
 std::string section_of(const std::string& key) {
@@ -79,7 +115,7 @@ void read_ragasa(const config& cfg, scenario& s, uint32_t packet) {
                    "); allowed: at least " + std::to_string(packet));
     }
   }
-  s.ragasa.port.cls = network::link_class::terminal;
+  s.ragasa.port.cls = network::terminal_class;
   s.ragasa.port.bandwidth_gib_per_s = cfg.real("ragasa.port_bandwidth_gib_per_s");
   s.ragasa.port.latency_ns = cfg.real("ragasa.port_latency_ns");
   s.ragasa.port.flit_bytes = s.links[0].flit_bytes;
@@ -109,6 +145,17 @@ void read_ragasa(const config& cfg, scenario& s, uint32_t packet) {
     }
     s.ragasa.management_terminal = static_cast<uint32_t>(v);
   }
+}
+
+// A VC buffer must hold one packet (virtual cut-through at packet granularity).
+uint32_t checked_buffer(const std::string& key, uint64_t bytes, uint32_t packet) {
+  if (bytes < packet) {
+    throw config_error(key, key + " = " + std::to_string(bytes) +
+                                " cannot hold one packet (network.packet_bytes = " +
+                                std::to_string(packet) + "); allowed: at least " +
+                                std::to_string(packet));
+  }
+  return static_cast<uint32_t>(bytes);
 }
 
 [[noreturn]] void unknown_key(const std::string& key, const std::string& origin) {
@@ -176,11 +223,23 @@ void flatten(const YAML::Node& node, const std::string& prefix, config& cfg,
     const YAML::Node& v = kv.second;
     if (v.IsMap()) {
       flatten(v, key, cfg, origin);
-    } else if (v.IsScalar()) {
-      if (!find_key(key)) unknown_key(key, origin);
+      continue;
+    }
+    const key_info* k = any_key(key);
+    if (!k) unknown_key(key, origin);
+    if (v.IsScalar()) {
       cfg.set(key, v.Scalar());
+    } else if (v.IsSequence() && k->type == value_type::text) {
+      // A list of names (trace.blocks, topology.mesh) reads as its comma-separated text.
+      std::string text;
+      for (const YAML::Node& item : v) {
+        if (!item.IsScalar()) {
+          throw config_error(key, key + origin + " must be a list of single values");
+        }
+        text += (text.empty() ? "" : ",") + item.Scalar();
+      }
+      cfg.set(key, text);
     } else {
-      if (!find_key(key)) unknown_key(key, origin);
       throw config_error(key, key + origin + " must be a single value, not a list or empty");
     }
   }
@@ -190,8 +249,8 @@ void flatten(const YAML::Node& node, const std::string& prefix, config& cfg,
 // left for make_plan to report.
 uint32_t draw_root(const scenario& s) {
   try {
-    const network::dragonfly topo(s.dragonfly);
-    const network::placement place(topo, s.job);
+    const auto topo = network::find_topology_kind(s.topology_kind).make(s.cfg);
+    const network::placement place(*topo, s.job);
     if (place.num_ranks() == 0) return s.root;
     network::rng rng(network::splitmix64(s.seed ^ 0x726f6f74ull));  // "root"
     return static_cast<uint32_t>(rng.below(place.num_ranks()));
@@ -200,20 +259,8 @@ uint32_t draw_root(const scenario& s) {
   }
 }
 
-}  // namespace
-
-const std::vector<key_info>& schema() {
-  static const std::vector<key_info> keys = {
-      u("seed", 1, 0, 1.8e19, "seed of the run: random placement and any other random draw"),
-      c("topology.kind", "dragonfly", {"dragonfly"}, "network topology"),
-      u("topology.g", 0, 0, 1e6, "dragonfly groups; 0 = the maximum a*h+1"),
-      u("topology.a", 4, 1, 4096, "dragonfly routers per group"),
-      u("topology.p", 2, 1, 4096, "dragonfly terminals per router"),
-      u("topology.h", 2, 1, 4096, "dragonfly global ports per router"),
-      c("topology.arrangement", "absolute", {"absolute", "relative"},
-        "global link arrangement (FACTS §1.2): absolute = BookSim2 dragonflynew, relative = SST"),
-      c("routing.kind", "minimal", {"minimal", "nonminimal", "valiant", "adaptive"},
-        "routing policy: minimal, nonminimal (Valiant; alias valiant), adaptive (UGAL-L)"),
+std::vector<key_info> general_keys() {
+  return {
       u("job.ranks", 0, 0, 1e8,
         "ranks of the job; 0 = every terminal (or every terminal from "
         "job.first_terminal)"),
@@ -232,17 +279,7 @@ const std::vector<key_info>& schema() {
         "largest packet; messages are split into packets of this size"),
       u("network.flit_bytes", 64, 1, 1 << 20,
         "flit size: a router may forward a packet once its head flit is in (cut-through)"),
-      r("link.terminal.bandwidth_gib_per_s", "5.25", 1e-6, 1e6, "terminal link bandwidth, GiB/s"),
-      r("link.terminal.latency_ns", "10", 0, 1e9, "terminal link latency (also credits)"),
-      r("link.local.bandwidth_gib_per_s", "5.25", 1e-6, 1e6, "local link bandwidth, GiB/s"),
-      r("link.local.latency_ns", "10", 0, 1e9, "local link latency (also credits)"),
-      r("link.global.bandwidth_gib_per_s", "4.7", 1e-6, 1e6, "global link bandwidth, GiB/s"),
-      r("link.global.latency_ns", "100", 0, 1e9, "global link latency (also credits)"),
       u("router.vcs", 3, 1, 64, "virtual channels per port"),
-      u("router.vc_buffer_bytes.terminal", 16384, 1, 1u << 30,
-        "input VC buffer of terminal ports (and the NIC's receive buffer)"),
-      u("router.vc_buffer_bytes.local", 16384, 1, 1u << 30, "input VC buffer of local ports"),
-      u("router.vc_buffer_bytes.global", 32768, 1, 1u << 30, "input VC buffer of global ports"),
       u("router.delay_cycles", 50, 0, 1e6, "router pipeline: routing, allocation, crossbar"),
       r("router.clock_mhz", "1000", 1e-3, 1e6, "router clock"),
       c("ragasa.model", "systemc", hw::ragasa::unit_model_names(),
@@ -309,12 +346,59 @@ const std::vector<key_info>& schema() {
         "the messages and packets of every link that carried data, by its routers or "
         "terminal (scripts/plot_sweep.py draws it)"),
   };
+}
+
+}  // namespace
+
+const std::vector<key_info>& schema() {
+  static const std::vector<key_info> keys = [] {
+    std::vector<std::string> kinds;
+    for (const network::topology_kind& k : network::topology_kinds()) kinds.push_back(k.name);
+    std::vector<key_info> all = {
+        u("seed", 1, 0, 1.8e19, "seed of the run: random placement and any other random draw"),
+        c("topology.kind", kinds.front().c_str(), kinds,
+          "network topology (`bcastsim list` shows each kind's keys)")};
+    for (const network::topology_kind& k : network::topology_kinds()) add_kind_keys(all, k);
+    std::vector<key_info> general = general_keys();
+    // The router's keys, with each kind's VC buffers beside router.vcs.
+    for (key_info& k : general) {
+      all.push_back(std::move(k));
+      if (all.back().key == "router.vcs") {
+        for (const network::topology_kind& kind : network::topology_kinds()) add_buffer_keys(all, kind);
+      }
+    }
+    return all;
+  }();
   return keys;
 }
 
-config::config() {
-  for (const key_info& k : schema()) m_values[k.key] = k.default_value;
+const key_info* find_key(const std::string& key, const std::string& kind) {
+  for (const key_info& k : schema()) {
+    if (k.key == key && (k.owner.empty() || k.owner == kind)) return &k;
+  }
+  return nullptr;
 }
+
+std::vector<const key_info*> keys_of_kind(const std::string& kind) {
+  std::vector<const key_info*> keys;
+  for (const key_info& k : schema()) {
+    if (k.owner.empty() || k.owner == kind) keys.push_back(&k);
+  }
+  return keys;
+}
+
+namespace {
+
+// The kinds that declare `key`, for the message refusing it for another kind.
+std::string owners_of(const std::string& key) {
+  std::vector<std::string> owners;
+  for (const key_info& k : schema()) {
+    if (k.key == key && !k.owner.empty()) owners.push_back(k.owner);
+  }
+  return join(owners, " or ");
+}
+
+}  // namespace
 
 config config::from_yaml_text(const std::string& text, const std::string& origin) {
   config cfg;
@@ -349,39 +433,58 @@ void config::set(const std::string& assignment) {
     value = value.substr(1, value.size() - 2);
   }
   const std::string key = assignment.substr(0, eq);
-  if (!find_key(key)) unknown_key(key, " (in --set)");
+  if (!any_key(key)) unknown_key(key, " (in --set)");
   set(key, value);
 }
 
 void config::set(const std::string& key, const std::string& value) {
-  const key_info* k = find_key(key);
+  // Checked against this scenario's kind when it has the key; a key of another kind is
+  // checked against its own declaration now and refused by check() if the kind stays.
+  const key_info* k = find_key(key, kind());
+  if (!k) k = any_key(key);
   if (!k) unknown_key(key, "");
   check_value(*k, value, "");
-  m_values[key] = value;
+  m_given[key] = value;
+}
+
+const std::string& config::kind() const {
+  static const std::string default_kind = network::topology_kinds().front().name;
+  const auto it = m_given.find("topology.kind");
+  return it == m_given.end() ? default_kind : it->second;
 }
 
 const std::string& config::text(const std::string& key) const {
-  const auto it = m_values.find(key);
-  if (it == m_values.end()) throw config_error(key, "internal: no key '" + key + "'");
-  return it->second;
+  const auto it = m_given.find(key);
+  if (it != m_given.end()) return it->second;
+  const key_info* k = find_key(key, kind());
+  if (!k) throw config_error(key, "internal: no key '" + key + "' for topology.kind " + kind());
+  return k->default_value;
 }
-uint64_t config::uint(const std::string& key) const {
-  return std::stoull(text(key));
+
+void config::check() const {
+  for (const auto& [key, value] : m_given) {
+    const key_info* k = find_key(key, kind());
+    if (!k) {
+      throw config_error(key, key + " belongs to topology.kind " + owners_of(key) +
+                                  ", not to this scenario's topology.kind " + kind() +
+                                  " (`bcastsim list` shows each kind's keys)");
+    }
+    check_value(*k, value, "");
+  }
 }
-double config::real(const std::string& key) const {
-  return std::stod(text(key));
+
+std::map<std::string, std::string> config::values() const {
+  std::map<std::string, std::string> v;
+  for (const key_info* k : keys_of_kind(kind())) v[k->key] = text(k->key);
+  return v;
 }
 
 scenario make_scenario(const config& cfg) {
+  cfg.check();
   scenario s;
+  s.cfg = cfg;
   s.seed = cfg.uint("seed");
-  s.dragonfly.g = static_cast<uint32_t>(cfg.uint("topology.g"));
-  s.dragonfly.a = static_cast<uint32_t>(cfg.uint("topology.a"));
-  s.dragonfly.p = static_cast<uint32_t>(cfg.uint("topology.p"));
-  s.dragonfly.h = static_cast<uint32_t>(cfg.uint("topology.h"));
-  s.dragonfly.arrangement = cfg.text("topology.arrangement") == "relative"
-                                ? network::global_arrangement::relative
-                                : network::global_arrangement::absolute;
+  s.topology_kind = cfg.kind();
   s.routing = cfg.text("routing.kind");
   const std::string& pl = cfg.text("job.placement");
   s.job.kind = pl == "random"       ? network::placement_kind::random
@@ -416,22 +519,19 @@ scenario make_scenario(const config& cfg) {
 
   const uint32_t packet = static_cast<uint32_t>(cfg.uint("network.packet_bytes"));
   const uint32_t flit = static_cast<uint32_t>(cfg.uint("network.flit_bytes"));
-  const char* classes[] = {"terminal", "local", "global"};
-  for (int k = 0; k < network::num_link_classes; ++k) {
-    const std::string base = std::string("link.") + classes[k];
-    s.links[k].cls = static_cast<network::link_class>(k);
-    s.links[k].bandwidth_gib_per_s = cfg.real(base + ".bandwidth_gib_per_s");
-    s.links[k].latency_ns = cfg.real(base + ".latency_ns");
-    s.links[k].flit_bytes = flit;
-    const std::string buf_key = std::string("router.vc_buffer_bytes.") + classes[k];
-    const uint64_t buf = cfg.uint(buf_key);
-    if (buf < packet) {
-      throw config_error(
-          buf_key, buf_key + " = " + std::to_string(buf) +
-                       " cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
-                       "); allowed: at least " + std::to_string(packet));
-    }
-    s.router.vc_buffer_bytes[k] = static_cast<uint32_t>(buf);
+  // The classes the kind declares; make_plan adds those its topology brings.
+  const network::topology_kind& kind = network::find_topology_kind(s.topology_kind);
+  s.links.clear();
+  s.router.vc_buffer_bytes.clear();
+  for (const network::link_class_decl& c : kind.classes) {
+    tlm_net::link_params lp;
+    lp.cls = static_cast<network::link_class>(s.links.size());
+    lp.bandwidth_gib_per_s = cfg.real("link." + c.name + ".bandwidth_gib_per_s");
+    lp.latency_ns = cfg.real("link." + c.name + ".latency_ns");
+    lp.flit_bytes = flit;
+    s.links.push_back(lp);
+    const std::string buf_key = "router.vc_buffer_bytes." + c.name;
+    s.router.vc_buffer_bytes.push_back(checked_buffer(buf_key, cfg.uint(buf_key), packet));
   }
   s.router.vcs = static_cast<uint32_t>(cfg.uint("router.vcs"));
   s.router.delay_cycles = static_cast<uint32_t>(cfg.uint("router.delay_cycles"));

@@ -9,7 +9,7 @@
 #include "hw/ragasa/bcast_unit.h"
 #include "hw/ragasa/unit_factory.h"
 #include "hw/router/router.h"
-#include "network/dragonfly.h"
+#include "network/params.h"
 #include "network/placement.h"
 #include "tlm/link.h"
 
@@ -26,25 +26,24 @@ struct config_error : std::runtime_error {
   std::string key;
 };
 
-enum class value_type { uint, real, text, choice };
+using value_type = params::value_type;
+using key_info = params::decl;
 
-struct key_info {
-  std::string key;
-  value_type type;
-  std::string default_value;
-  std::string description;
-  std::vector<std::string> allowed;  // choice only
-  double min = 0;                    // uint/real
-  double max = 0;
-};
-
-// Every key bcastsim understands, in documentation order.
+// Every key bcastsim understands, in documentation order: the keys of every kind of
+// topology (owner = the kind; a key such as routing.kind or link.terminal.latency_ns is
+// declared by each kind, with that kind's default and allowed values), then the rest
+// (owner empty), made from the declarations beside the blocks.
 const std::vector<key_info>& schema();
+// The declaration of `key` for topology kind `kind`; nullptr if that kind has no such key.
+const key_info* find_key(const std::string& key, const std::string& kind);
+// The keys that apply to a scenario of topology kind `kind`, each once, in schema order.
+std::vector<const key_info*> keys_of_kind(const std::string& kind);
 
-// A configuration as key -> value text, every key present (defaults filled in).
-class config {
+// A configuration: the keys given (file, --set) as text; every other key reads as its
+// default for the scenario's topology kind.
+class config final : public params::values {
  public:
-  config();  // all defaults
+  config() = default;  // all defaults
   static config from_yaml_file(const std::string& path);
   static config from_yaml_text(const std::string& text, const std::string& origin);
 
@@ -52,14 +51,21 @@ class config {
   void set(const std::string& assignment);
   void set(const std::string& key, const std::string& value);
 
-  const std::string& text(const std::string& key) const;
-  uint64_t uint(const std::string& key) const;
-  double real(const std::string& key) const;
+  const std::string& text(const std::string& key) const override;
+  using params::values::real;
+  using params::values::uint;
 
-  const std::map<std::string, std::string>& values() const { return m_values; }
+  // topology.kind as given, else the default.
+  const std::string& kind() const;
+  // Every given key must belong to the scenario's topology kind and hold a value allowed
+  // for it; throws config_error naming the key (and the kind the key belongs to).
+  void check() const;
+  // Every key of the scenario's kind with its value (given or default).
+  std::map<std::string, std::string> values() const;
+  const std::map<std::string, std::string>& given() const { return m_given; }
 
  private:
-  std::map<std::string, std::string> m_values;
+  std::map<std::string, std::string> m_given;
 };
 
 // Traffic generators (hw/traffic): background traffic beside a broadcast, or synthetic
@@ -90,14 +96,17 @@ struct ragasa_config {
 // Everything a run needs, typed; built from a config after cross-key validation.
 struct scenario {
   uint64_t seed = 1;
-  network::dragonfly_params dragonfly;
+  config cfg;  // the checked configuration: the topology kind builds its topology from it
+  std::string topology_kind = "dragonfly";
   std::string routing = "minimal";
   network::placement_params job;
   std::string algorithm = "binomial";
   uint32_t root = 0;  // drawn from the seed when collective.random_root = on
   bool random_root = false;
   uint64_t bytes = 16384;
-  std::array<tlm_net::link_params, network::num_link_classes> links;
+  // [link class]: the classes the kind declares, completed by make_plan with those its
+  // topology brings (a graph file's).
+  std::vector<tlm_net::link_params> links;
   hw::router_params router;
   hw::nic_params nic;
   hw::host_params host;

@@ -11,7 +11,7 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
                const network::topology& topo, const network::routing_policy& routing,
                const network::placement& place, const algorithms::schedule& sched,
                hw::collective_progress& progress, const std::string& record_unit_inputs)
-    : sc_core::sc_module(name) {
+    : sc_core::sc_module(name), m_topo(topo) {
   if (!record_unit_inputs.empty()) {
     try {
       recorder = std::make_unique<cosim::unit_input_recorder>(record_unit_inputs);
@@ -54,7 +54,7 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
           unconnected->out.bind(rt.in[p]);
           break;
         case port_info::kind::router: {
-          tlm_net::link& l = make_link("link_r" + suffix, s.links[static_cast<int>(info.cls)],
+          tlm_net::link& l = make_link("link_r" + suffix, s.links[info.cls],
                                        {false, r, p}, {false, info.peer, info.peer_port});
           rt.out[p].bind(l.in);
           l.out.bind(routers[info.peer]->in[info.peer_port]);
@@ -62,7 +62,7 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
         }
         case port_info::kind::terminal: {
           hw::host_nic& nic = *nics[info.peer];
-          const tlm_net::link_params& lp = s.links[static_cast<int>(network::link_class::terminal)];
+          const tlm_net::link_params& lp = s.links[network::terminal_class];
           tlm_net::link& down =
               make_link("link_r" + suffix, lp, {false, r, p}, {true, info.peer, 0});
           rt.out[p].bind(down.in);
@@ -186,7 +186,7 @@ void fabric::make_traffic(const scenario& s, const network::topology& topo,
   } else {
     // Synthetic: every terminal, Poisson arrivals at the offered load of its link.
     const double bytes_per_ns =
-        s.links[static_cast<int>(network::link_class::terminal)].bandwidth_gib_per_s *
+        s.links[network::terminal_class].bandwidth_gib_per_s *
         1073741824.0 / 1e9;
     tp.mean_interarrival_ns =
         static_cast<double>(s.traffic.message_bytes) / (s.traffic.load * bytes_per_ns);

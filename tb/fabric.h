@@ -43,6 +43,8 @@ class fabric final : public sc_core::sc_module {
   // --record-unit-inputs) if it could not be written. Nothing without a recording.
   void finish_recording();
 
+  const network::topology& topo() const { return m_topo; }
+
   tlm_net::packet_pool pool;
   std::vector<std::unique_ptr<hw::router>> routers;  // [router]
   std::vector<std::unique_ptr<hw::host_nic>> nics;   // [terminal]
@@ -76,6 +78,7 @@ class fabric final : public sc_core::sc_module {
   void make_traffic(const scenario& s, const network::topology& topo,
                     const network::placement& place, const hw::collective_progress& progress);
 
+  const network::topology& m_topo;
   std::vector<std::vector<network::terminal_id>> m_destinations;  // generators' lists
 };
 

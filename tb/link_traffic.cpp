@@ -5,11 +5,10 @@ namespace bcastsim::tb {
 namespace {
 
 // One direction of a cable, named by its ends (the fabric records them as it builds links).
-nlohmann::json describe_link(const fabric::link_end& from, const fabric::link_end& to,
-                             network::link_class cls) {
+nlohmann::json describe_link(const network::topology& topo, const fabric::link_end& from,
+                             const fabric::link_end& to, network::link_class cls) {
   nlohmann::json j;
-  j["class"] =
-      network::to_string(from.terminal || to.terminal ? network::link_class::terminal : cls);
+  j["class"] = topo.class_name(from.terminal || to.terminal ? network::terminal_class : cls);
   if (from.terminal) {
     j["from_terminal"] = from.id;
   } else {
@@ -27,13 +26,10 @@ nlohmann::json describe_link(const fabric::link_end& from, const fabric::link_en
 
 }  // namespace
 
-nlohmann::json link_traffic_report(const fabric& fab, const network::dragonfly& topo,
+nlohmann::json link_traffic_report(const fabric& fab, const network::topology& topo,
                                    const network::placement& place, uint32_t root) {
   nlohmann::json r;
-  r["groups"] = topo.g();
-  r["routers_per_group"] = topo.a();
-  r["terminals_per_router"] = topo.p();
-  r["global_ports_per_router"] = topo.h();
+  for (const auto& [name, value] : topo.shape()) r[name] = value;
   nlohmann::json ranks = nlohmann::json::array();
   for (uint32_t rank = 0; rank < place.num_ranks(); ++rank)
     ranks.push_back(place.terminal_of(rank));
@@ -46,7 +42,7 @@ nlohmann::json link_traffic_report(const fabric& fab, const network::dragonfly& 
     const tlm_net::link& l = *fab.links[i];
     if (l.messages.value == 0 && l.packets.value == 0) continue;
     const auto& [from, to] = fab.link_ends.at(i);
-    nlohmann::json j = describe_link(from, to, l.params().cls);
+    nlohmann::json j = describe_link(topo, from, to, l.params().cls);
     j["messages"] = l.messages.value;
     j["packets"] = l.packets.value;
     links.push_back(std::move(j));

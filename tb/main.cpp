@@ -3,6 +3,7 @@
 // Exit codes: 0 success, 1 the simulation failed (stall, broken invariant), 2 bad input.
 #include "algorithms/registry.h"
 #include "network/routing.h"
+#include "network/topology_kind.h"
 #include "tb/analyze.h"
 #include "tb/config.h"
 #include "tb/cosim/command.h"
@@ -183,11 +184,43 @@ int cmd_run(const std::string& scenario_file, const std::vector<std::string>& se
   return 0;
 }
 
+void list_key(const tb::key_info& k, const char* indent) {
+  std::string allowed;
+  if (k.type == tb::value_type::choice) {
+    for (size_t i = 0; i < k.allowed.size(); ++i) allowed += (i ? "|" : "") + k.allowed[i];
+  } else if (k.type == tb::value_type::uint || k.type == tb::value_type::real) {
+    std::ostringstream os;
+    os << "[" << k.min << ", " << k.max << "]";
+    allowed = os.str();
+  }
+  std::cout << indent << std::left << std::setw(36) << k.key << " default " << std::setw(16)
+            << (k.default_value.empty() ? "\"\"" : k.default_value) << " " << k.description
+            << (allowed.empty() ? "" : "; allowed " + allowed) << "\n";
+}
+
+// Each topology kind with its routings, link classes and keys, from its declaration.
+void list_topologies() {
+  std::cout << "Topologies (topology.kind), each with its own keys:\n";
+  for (const network::topology_kind& kind : network::topology_kinds()) {
+    std::cout << "  " << kind.name << ": " << kind.description << "\n    routings (routing.kind): ";
+    for (size_t i = 0; i < kind.routings.size(); ++i) {
+      std::cout << (i ? ", " : "") << kind.routings[i];
+      for (const auto& [alias, name] : kind.routing_aliases) {
+        if (name == kind.routings[i]) std::cout << " (alias " << alias << ")";
+      }
+    }
+    std::cout << "\n    link classes: ";
+    for (size_t i = 0; i < kind.classes.size(); ++i) std::cout << (i ? ", " : "") << kind.classes[i].name;
+    if (kind.classes.size() == 1) std::cout << " (the others from the topology's file)";
+    std::cout << "\n";
+    for (const tb::key_info& k : tb::schema()) {
+      if (k.owner == kind.name) list_key(k, "    ");
+    }
+  }
+}
+
 int cmd_list() {
-  std::cout << "Topologies:\n  dragonfly   keys topology.g, topology.a, topology.p, topology.h, "
-               "topology.arrangement\n";
-  std::cout << "\nRoutings (routing.kind):\n";
-  for (const std::string& n : network::routing_names("dragonfly")) std::cout << "  " << n << "\n";
+  list_topologies();
   std::cout << "\nAlgorithms (collective.algorithm):\n";
   for (const auto& a : algorithms::algorithms()) {
     std::string names = a.name;
@@ -198,19 +231,9 @@ int cmd_list() {
             << "no collective: synthetic traffic only (traffic.kind uniform|adversarial)\n";
   std::cout << "\nBlock statistics (result.json 'blocks' with output.block_stats=on):\n";
   tb::list_statistics(std::cout);
-  std::cout << "\nScenario keys (YAML nesting or --set key=value):\n";
+  std::cout << "\nScenario keys of every topology kind (YAML nesting or --set key=value):\n";
   for (const auto& k : tb::schema()) {
-    std::string allowed;
-    if (k.type == tb::value_type::choice) {
-      for (size_t i = 0; i < k.allowed.size(); ++i) allowed += (i ? "|" : "") + k.allowed[i];
-    } else if (k.type == tb::value_type::uint || k.type == tb::value_type::real) {
-      std::ostringstream os;
-      os << "[" << k.min << ", " << k.max << "]";
-      allowed = os.str();
-    }
-    std::cout << "  " << std::left << std::setw(36) << k.key << " default " << std::setw(16)
-              << (k.default_value.empty() ? "\"\"" : k.default_value) << " " << k.description
-              << (allowed.empty() ? "" : "; allowed " + allowed) << "\n";
+    if (k.owner.empty()) list_key(k, "  ");
   }
   return 0;
 }

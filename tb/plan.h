@@ -5,7 +5,7 @@
 
 #include "algorithms/schedule.h"
 #include "algorithms/verify.h"
-#include "network/dragonfly.h"
+#include "network/topology.h"
 #include "network/placement.h"
 #include "network/routing.h"
 #include "tb/config.h"
@@ -16,7 +16,7 @@
 namespace bcastsim::tb {
 
 struct plan {
-  std::unique_ptr<network::dragonfly> topo;
+  std::unique_ptr<network::topology> topo;
   std::unique_ptr<network::routing_policy> routing;
   std::unique_ptr<network::placement> place;
   algorithms::schedule sched;
@@ -25,7 +25,8 @@ struct plan {
 };
 
 // Anything wrong here is bad input: throws config_error (exit 2) naming the key, or
-// simulation_failure (exit 1) when the algorithm produced an invalid schedule.
-plan make_plan(const scenario& s);
+// simulation_failure (exit 1) when the algorithm produced an invalid schedule. Completes
+// s.links and s.router.vc_buffer_bytes with the link classes the topology brings itself.
+plan make_plan(scenario& s);
 
 }  // namespace bcastsim::tb

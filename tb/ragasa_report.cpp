@@ -7,15 +7,14 @@ namespace bcastsim::tb {
 nlohmann::json ragasa_report(const fabric& fab) {
   if (!fab.manager) return nullptr;
   const hw::ragasa::manager& m = *fab.manager;
-  uint64_t control[network::num_link_classes] = {};
-  for (const auto& l : fab.links)
-    control[static_cast<int>(l->params().cls)] += l->control_packets.value;
+  std::vector<uint64_t> control(fab.topo().num_link_classes());
+  for (const auto& l : fab.links) control[l->params().cls] += l->control_packets.value;
   nlohmann::json setup = {{"setup_ns", static_cast<double>(m.setup_ps.value) / 1000.0},
                           {"mini_packets", m.mini_packets_sent.value},
                           {"mini_packet_bytes", m.mini_packet_bytes_sent.value},
                           {"routers", m.expected_mini_packets()}};
-  for (int k = 0; k < network::num_link_classes; ++k)
-    setup["traversals"][network::to_string(static_cast<network::link_class>(k))] = control[k];
+  for (network::link_class k = 0; k < control.size(); ++k)
+    setup["traversals"][fab.topo().class_name(k)] = control[k];
 
   // Sums over the units, and high-water marks with the unit that reached them.
   uint64_t in = 0, out = 0, bytes = 0, descriptors = 0, stall = 0, hol = 0, ri = 0, active = 0;

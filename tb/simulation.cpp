@@ -2,7 +2,7 @@
 
 #include "algorithms/registry.h"
 #include "algorithms/verify.h"
-#include "network/dragonfly.h"
+#include "network/topology_kind.h"
 #include "tb/fabric.h"
 #include "tb/link_traffic.h"
 #include "tb/plan.h"
@@ -32,19 +32,52 @@ double ns(const sc_core::sc_time& t) {
   return static_cast<double>(t.value()) / 1000.0;
 }
 
+// Link parameters and VC buffers of the classes a topology brings beyond its kind's
+// declared ones (a graph file's), from the topology's own rates.
+void complete_link_classes(scenario& s, const network::topology& topo) {
+  const uint32_t packet = s.nic.packet_bytes;
+  for (network::link_class c = static_cast<network::link_class>(s.links.size());
+       c < topo.num_link_classes(); ++c) {
+    const network::link_class_rates* r = topo.class_rates(c);
+    if (!r) throw config_error("topology.kind", "internal: no rates for link class " + topo.class_name(c));
+    tlm_net::link_params lp = s.links.front();
+    lp.cls = c;
+    lp.bandwidth_gib_per_s = r->bandwidth_gib_per_s;
+    lp.latency_ns = r->latency_ns;
+    s.links.push_back(lp);
+    if (r->vc_buffer_bytes < packet) {
+      throw config_error("topology.file",
+                         "the vc_buffer_bytes of link class " + topo.class_name(c) + " (" +
+                             std::to_string(r->vc_buffer_bytes) +
+                             ") cannot hold one packet (network.packet_bytes = " +
+                             std::to_string(packet) + "); allowed: at least " +
+                             std::to_string(packet));
+    }
+    s.router.vc_buffer_bytes.push_back(r->vc_buffer_bytes);
+  }
+  if (topo.num_link_classes() > network::max_link_classes) {
+    throw config_error("topology.file", topo.describe() + " has " +
+                                            std::to_string(topo.num_link_classes()) +
+                                            " link classes; allowed: at most " +
+                                            std::to_string(network::max_link_classes));
+  }
+}
+
 }  // namespace
 
 // Pure C++ stages (declared in tb/plan.h): anything wrong here is bad input (config_error,
 // exit 2).
-plan make_plan(const scenario& s) {
+plan make_plan(scenario& s) {
   plan p;
+  const network::topology_kind& kind = network::find_topology_kind(s.topology_kind);
   try {
-    p.topo = std::make_unique<network::dragonfly>(s.dragonfly);
+    p.topo = kind.make(s.cfg);
   } catch (const network::topology_error& e) {
     throw config_error(e.key, e.what());
   }
+  complete_link_classes(s, *p.topo);
   try {
-    p.routing = network::make_routing(s.routing, *p.topo);
+    p.routing = kind.make_routing(network::resolve_routing(kind, s.routing), *p.topo);
   } catch (const std::invalid_argument& e) {
     throw config_error("routing.kind", e.what());
   }
@@ -133,7 +166,7 @@ void list_statistics(std::ostream& os) {
   cfg.set("job.ranks", "1");
   cfg.set("traffic.kind", "background");
   cfg.set("collective.algorithm", "ragasa");  // adds the Bcast Units and the manager
-  const scenario s = make_scenario(cfg);
+  scenario s = make_scenario(cfg);
   plan p = make_plan(s);
   hw::collective_progress progress;
   progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
@@ -156,13 +189,13 @@ void list_statistics(std::ostream& os) {
 
 nlohmann::json config_to_json(const config& cfg) {
   nlohmann::json j = nlohmann::json::object();
-  for (const key_info& k : schema()) {
+  for (const key_info* k : keys_of_kind(cfg.kind())) {
     j[nlohmann::json::json_pointer("/" + [&] {
-      std::string p = k.key;
+      std::string p = k->key;
       for (char& ch : p)
         if (ch == '.') ch = '/';
       return p;
-    }())] = json_value(k, cfg.text(k.key));
+    }())] = json_value(*k, cfg.text(k->key));
   }
   return j;
 }
@@ -171,7 +204,7 @@ nlohmann::json run_scenario(const config& cfg,
                             const std::function<void(const nlohmann::json&)>& on_result,
                             const std::string& record_unit_inputs) {
   const auto wall_start = std::chrono::steady_clock::now();
-  const scenario s = make_scenario(cfg);
+  scenario s = make_scenario(cfg);
   plan p = make_plan(s);
 
   hw::collective_progress progress;
@@ -235,8 +268,8 @@ nlohmann::json run_scenario(const config& cfg,
   r["schema"] = result_schema;
   r["seed"] = s.seed;
   // The effective configuration: derived defaults resolved to what was simulated.
-  config effective = cfg;
-  effective.set("topology.g", std::to_string(p.topo->g()));
+  config effective = s.cfg;
+  for (const auto& [key, value] : p.topo->effective_params()) effective.set(key, value);
   effective.set("job.ranks", std::to_string(p.place->num_ranks()));
   effective.set("job.seed", std::to_string(s.job.seed));
   effective.set("collective.root", std::to_string(s.root));  // drawn with random_root
@@ -261,19 +294,19 @@ nlohmann::json run_scenario(const config& cfg,
                      {"messages", p.messages}};
   if (s.algorithm == "none") r["collective"] = {{"algorithm", "none"}};
 
-  uint64_t cls_packets[network::num_link_classes] = {};
-  uint64_t cls_messages[network::num_link_classes] = {};
+  std::vector<uint64_t> cls_packets(p.topo->num_link_classes());
+  std::vector<uint64_t> cls_messages(p.topo->num_link_classes());
   uint64_t packet_hops = 0;
   for (const auto& l : fab.links) {
-    const int k = static_cast<int>(l->params().cls);
+    const network::link_class k = l->params().cls;
     cls_packets[k] += l->packets.value;
     cls_messages[k] += l->messages.value;
     packet_hops += l->packets.value + l->control_packets.value;
   }
   for (const auto& l : fab.unit_links) packet_hops += l->packets.value + l->control_packets.value;
-  for (int k = 0; k < network::num_link_classes; ++k) {
-    r["traversals"][network::to_string(static_cast<network::link_class>(k))] = {
-        {"packets", cls_packets[k]}, {"messages", cls_messages[k]}};
+  for (network::link_class k = 0; k < p.topo->num_link_classes(); ++k) {
+    r["traversals"][p.topo->class_name(k)] = {{"packets", cls_packets[k]},
+                                              {"messages", cls_messages[k]}};
   }
 
   uint64_t injected = 0, delivered = 0;

@@ -34,7 +34,7 @@ nlohmann::json traffic_report(const scenario& s, const fabric& fab) {
   auto ns = [](uint64_t ps) { return static_cast<double>(ps) / 1000.0; };
 
   const double bytes_per_ns =
-      s.links[static_cast<int>(network::link_class::terminal)].bandwidth_gib_per_s * 1073741824.0 /
+      s.links[network::terminal_class].bandwidth_gib_per_s * 1073741824.0 /
       1e9;
   nlohmann::json j;
   j["kind"] = s.traffic.kind;

@@ -18,7 +18,7 @@
 namespace bcastsim::tlm_net {
 
 struct link_params {
-  network::link_class cls = network::link_class::local;
+  network::link_class cls = network::terminal_class;
   double bandwidth_gib_per_s = 5.25;  // GiB/s, as CODES reads the paper's "GB/s"
   double latency_ns = 10.0;
   uint32_t flit_bytes = 64;

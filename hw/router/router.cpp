@@ -1,5 +1,7 @@
 #include "hw/router/router.h"
 
+#include "network/dragonfly.h"
+
 #include <algorithm>
 #include <ostream>
 #include <sstream>
@@ -49,7 +51,7 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
     uint32_t cap = 0;  // credits toward the peer, per VC
     if (port == topo.radix(id)) {
       m_unit_port = port;
-      m_inputs[port].cls = network::link_class::terminal;
+      m_inputs[port].cls = network::terminal_class;
       m_inputs[port].capacity_bytes = params.unit_in_vc_buffer_bytes;
       cap = params.unit_credit_bytes;
     } else {
@@ -214,7 +216,7 @@ network::route_decision router::route(packet& p) {
                                      [](const std::pair<network::router_id, network::port_id>& n,
                                         network::router_id r) { return n.first < r; });
     if (it != m_neighbours.end() && it->first == p.unit_router) {
-      if (m_inputs[it->second].cls == network::link_class::global) {
+      if (m_inputs[it->second].cls == network::dragonfly_classes::global) {
         ++p.route.global_hops;
       } else {
         ++p.route.local_hops;
@@ -342,7 +344,7 @@ bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
       if (q.occupancy_bytes == 0) continue;
       if (lines++ >= max_lines) return true;
       os << "  " << name() << " input port " << i << " ("
-         << (i == m_unit_port ? "bcast unit" : network::to_string(m_inputs[i].cls)) << ") VC " << vc
+         << (i == m_unit_port ? std::string("bcast unit") : m_topo.class_name(m_inputs[i].cls)) << ") VC " << vc
          << ": " << q.fifo.size() << " packets routed, " << q.occupancy_bytes << " bytes buffered";
       if (!q.fifo.empty()) {
         const packet* h = q.fifo.front();

@@ -39,8 +39,8 @@ struct router_params {
   uint32_t vcs = 3;            // VCs on every port
   uint32_t delay_cycles = 50;  // routing + allocation + crossbar pipeline
   double clock_mhz = 1000.0;
-  // Input VC buffer per link class (terminal, local, global), in bytes.
-  std::array<uint32_t, network::num_link_classes> vc_buffer_bytes{16384, 16384, 32768};
+  // Input VC buffer per link class of the topology ([0] = terminal), in bytes.
+  std::vector<uint32_t> vc_buffer_bytes{16384, 16384, 32768};
   // An attached Bcast Unit (Ragasa) on the extra port topology radix: packets whose
   // unit_router is this router are switched to it, and its copies come in through it.
   bool bcast_unit_port = false;
@@ -109,7 +109,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
     uint32_t occupancy_bytes = 0;  // including packets still in the pipeline
   };
   struct input_port {
-    network::link_class cls = network::link_class::local;
+    network::link_class cls = network::terminal_class;
     uint32_t capacity_bytes = 0;  // per VC
     sc_core::sc_time busy_until;
     uint32_t rr = 0;        // next VC to favour

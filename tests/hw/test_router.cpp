@@ -44,11 +44,11 @@ using bcastsim::test::message_log;
 
 struct fabric_params {
   network::dragonfly_params shape{3, 2, 1, 1, network::global_arrangement::absolute};
-  std::array<tlm_net::link_params, network::num_link_classes> links;
+  std::array<tlm_net::link_params, 3> links;
   hw::router_params router;
   hw::nic_params nic;
   fabric_params() {  // links as bcastsim's defaults: 5.25 GiB/s and 10 ns, global 4.7 and 100
-    for (int k = 0; k < network::num_link_classes; ++k) links[k].cls = static_cast<link_class>(k);
+    for (int k = 0; k < 3; ++k) links[k].cls = static_cast<link_class>(k);
     links[2].bandwidth_gib_per_s = 4.7;
     links[2].latency_ns = 100;
     router.vcs = 2;  // what minimal routing needs
@@ -98,7 +98,7 @@ class test_fabric final : public sc_core::sc_module {
           l.out.bind(routers[info.peer]->in[info.peer_port]);
         } else {
           hw::host_nic& nic = *nics[info.peer];
-          const tlm_net::link_params& lp = fp.links[static_cast<int>(link_class::terminal)];
+          const tlm_net::link_params& lp = fp.links[static_cast<int>(network::dragonfly_classes::terminal)];
           tlm_net::link& down = make_link("link_r" + suffix, lp);
           rt.out[p].bind(down.in);
           down.out.bind(nic.in);
@@ -178,9 +178,9 @@ uint64_t analytic_delivery_ps(uint64_t t0, uint32_t bytes, const std::vector<lin
 
 // Terminal t of dragonfly g=3 a=2 p=1 h=1 sits on router t. Global cables (absolute
 // arrangement): 0-2, 1-4, 3-5. So 0 -> 5 is router 0 -local-> 1 -global-> 4 -local-> 5.
-const std::vector<link_class> k_longest_path = {link_class::terminal, link_class::local,
-                                                link_class::global, link_class::local,
-                                                link_class::terminal};
+const std::vector<link_class> k_longest_path = {network::dragonfly_classes::terminal, network::dragonfly_classes::local,
+                                                network::dragonfly_classes::global, network::dragonfly_classes::local,
+                                                network::dragonfly_classes::terminal};
 
 }  // namespace
 

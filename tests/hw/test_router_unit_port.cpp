@@ -52,9 +52,9 @@ network::route_state hops(uint8_t local, uint8_t global) {
 void check_wiring(const router_bench& b) {
   BOOST_TEST_REQUIRE((b.topo.port(0, 0).peer_kind == network::port_info::kind::terminal));
   BOOST_TEST_REQUIRE(b.topo.port(0, 1).peer == 1u);
-  BOOST_TEST_REQUIRE((b.topo.port(0, 1).cls == link_class::local));
+  BOOST_TEST_REQUIRE((b.topo.port(0, 1).cls == network::dragonfly_classes::local));
   BOOST_TEST_REQUIRE(b.topo.port(0, 2).peer == 2u);
-  BOOST_TEST_REQUIRE((b.topo.port(0, 2).cls == link_class::global));
+  BOOST_TEST_REQUIRE((b.topo.port(0, 2).cls == network::dragonfly_classes::global));
 }
 
 }  // namespace

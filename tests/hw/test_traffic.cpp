@@ -5,6 +5,7 @@
 #include "hw/traffic/traffic_generator.h"
 #include "network/dragonfly.h"
 #include "network/routing.h"
+#include "network/topology_kind.h"
 #include "tlm/null_endpoint.h"
 #include "tlm/packet_pool.h"
 

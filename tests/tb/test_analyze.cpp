@@ -9,6 +9,7 @@
 #include "network/dragonfly.h"
 #include "network/placement.h"
 #include "network/routing.h"
+#include "network/topology_kind.h"
 #include "tb/analyze.h"
 #include "tb/simulation.h"
 

@@ -31,10 +31,11 @@ BOOST_AUTO_TEST_CASE(default_yaml_equals_builtin_default) {
   BOOST_TEST((file.values() == config().values()));
   const auto s = make_scenario(config());
   BOOST_TEST(s.bytes == 16384u);
-  BOOST_TEST(s.dragonfly.a == 4u);
-  BOOST_TEST(s.dragonfly.p == 2u);
-  BOOST_TEST(s.dragonfly.h == 2u);
-  BOOST_TEST(s.dragonfly.g == 0u);  // a*h+1
+  BOOST_TEST(s.topology_kind == "dragonfly");
+  BOOST_TEST(s.cfg.uint("topology.a") == 4u);
+  BOOST_TEST(s.cfg.uint("topology.p") == 2u);
+  BOOST_TEST(s.cfg.uint("topology.h") == 2u);
+  BOOST_TEST(s.cfg.uint("topology.g") == 0u);  // a*h+1
   BOOST_TEST(s.algorithm == "binomial");
   BOOST_TEST(s.router.vc_buffer_bytes[2] == 32768u);
   BOOST_TEST(s.links[2].bandwidth_gib_per_s == 4.7);

@@ -10,6 +10,7 @@
 // (tb/plan.h, pure C++).
 #include "algorithms/link_count.h"
 #include "algorithms/ragasa_tree.h"
+#include "network/dragonfly.h"
 #include "cli_runner.h"
 #include "tb/plan.h"
 #include "tb/simulation.h"
@@ -198,7 +199,7 @@ network::port_id port_to_terminal(const network::topology& topo, network::termin
 BOOST_AUTO_TEST_CASE(ragasa_sends_the_data_at_most_once_over_every_link) {
   for (const run_case& rc : ragasa_cases()) {
     BOOST_TEST_CONTEXT(rc.name) {
-      const tb::scenario s = tb::make_scenario(config_of("ragasa", rc.sets));
+      tb::scenario s = tb::make_scenario(config_of("ragasa", rc.sets));
       const tb::plan p = tb::make_plan(s);
       const run_result r = run_bcastsim(with("ragasa", rc.sets));
       BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
@@ -208,7 +209,7 @@ BOOST_AUTO_TEST_CASE(ragasa_sends_the_data_at_most_once_over_every_link) {
     }
   }
   const std::vector<std::string> binomial_sets;  // the default scenario
-  const tb::scenario s = tb::make_scenario(config_of("binomial", binomial_sets));
+  tb::scenario s = tb::make_scenario(config_of("binomial", binomial_sets));
   const tb::plan p = tb::make_plan(s);
   const run_result r = run_bcastsim(with("binomial", binomial_sets));
   BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
@@ -225,7 +226,7 @@ BOOST_AUTO_TEST_CASE(ragasa_sends_the_data_at_most_once_over_every_link) {
 BOOST_AUTO_TEST_CASE(ragasa_follows_the_tree_and_its_counters_add_up) {
   for (const run_case& rc : ragasa_cases()) {
     BOOST_TEST_CONTEXT(rc.name) {
-      const tb::scenario s = tb::make_scenario(config_of("ragasa", rc.sets));
+      tb::scenario s = tb::make_scenario(config_of("ragasa", rc.sets));
       const tb::plan p = tb::make_plan(s);
       const network::topology& topo = *p.topo;
       const algorithms::ragasa_tree tree = algorithms::make_ragasa_tree(topo, *p.place, s.root);
@@ -251,7 +252,7 @@ BOOST_AUTO_TEST_CASE(ragasa_follows_the_tree_and_its_counters_add_up) {
           if (c.kind == child_kind::terminal) {
             ++hand.terminal;
           } else if (algorithms::link_class_between(topo, rt, c.id) ==
-                     network::link_class::global) {
+                     network::dragonfly_classes::global) {
             ++hand.global;
           } else {
             ++hand.local;
@@ -412,7 +413,7 @@ BOOST_AUTO_TEST_CASE(bad_ragasa_input_exits_2_naming_the_key) {
   bad({"ragasa.mini_packet_header_bytes=513"}, "ragasa.mini_packet_header_bytes");
 
   // The Mini Packet limit exactly: the router with the most children fills one packet.
-  const tb::scenario s = tb::make_scenario(config_of("ragasa", {}));
+  tb::scenario s = tb::make_scenario(config_of("ragasa", {}));
   const tb::plan p = tb::make_plan(s);
   const algorithms::ragasa_tree tree = algorithms::make_ragasa_tree(*p.topo, *p.place, s.root);
   size_t most = 0;

@@ -52,7 +52,7 @@ class packet_check final : public hw::nic_client {
 uint64_t run_checked(const config& cfg,
                      const std::function<bool(const network::topology&, const network::placement&,
                                               const tlm_net::packet&)>& ok) {
-  const tb::scenario s = tb::make_scenario(cfg);
+  tb::scenario s = tb::make_scenario(cfg);
   tb::plan p = tb::make_plan(s);
   hw::collective_progress progress;
   progress.bytes = s.bytes;
