@@ -67,6 +67,7 @@ dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
 
   const uint32_t num_routers = m_g * a;
   const uint32_t radix = p + a - 1 + h;
+  m_classes = {"terminal", "local", "global"};
   m_ports.assign(num_routers, std::vector<port_info>(radix));
   m_terminals.resize(uint64_t{num_routers} * p);
 
@@ -76,7 +77,7 @@ dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
     m_terminals[t] = {r, port};
     port_info& pi = m_ports[r][port];
     pi.peer_kind = port_info::kind::terminal;
-    pi.cls = link_class::terminal;
+    pi.cls = dragonfly_classes::terminal;
     pi.peer = t;
   }
 
@@ -86,7 +87,7 @@ dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
       if (other == r) continue;
       port_info& pi = m_ports[r][local_port(r, other)];
       pi.peer_kind = port_info::kind::router;
-      pi.cls = link_class::local;
+      pi.cls = dragonfly_classes::local;
       pi.peer = other;
       pi.peer_port = local_port(other, r);
     }
@@ -111,8 +112,8 @@ dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
       for (uint32_t k = 0; k < L; ++k) {
         const global_link_end x = global_link(src, dst, k);
         const global_link_end y = global_link(dst, src, k);
-        m_ports[x.router][x.port] = {port_info::kind::router, link_class::global, y.router, y.port};
-        m_ports[y.router][y.port] = {port_info::kind::router, link_class::global, x.router, x.port};
+        m_ports[x.router][x.port] = {port_info::kind::router, dragonfly_classes::global, y.router, y.port};
+        m_ports[y.router][y.port] = {port_info::kind::router, dragonfly_classes::global, x.router, x.port};
       }
     }
   }

@@ -25,12 +25,16 @@ struct dragonfly_params {
   global_arrangement arrangement = global_arrangement::absolute;
 };
 
-// Thrown for parameters that do not make a dragonfly; `key` names the offending parameter.
-struct topology_error : std::invalid_argument {
-  topology_error(std::string key, const std::string& what)
-      : std::invalid_argument(what), key(std::move(key)) {}
-  std::string key;
-};
+// The dragonfly's link classes.
+namespace dragonfly_classes {
+inline constexpr link_class terminal = terminal_class;
+inline constexpr link_class local = 1;
+inline constexpr link_class global = 2;
+}  // namespace dragonfly_classes
+
+// The kind's declaration (network/dragonfly_kind.cpp), registered in topology_kind.cpp.
+struct topology_kind;
+topology_kind dragonfly_kind();
 
 class dragonfly final : public topology {
  public:

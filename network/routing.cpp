@@ -213,25 +213,4 @@ route_decision dragonfly_adaptive_routing::route(router_id at, terminal_id dst, 
   return dragonfly_valiant_routing::route(at, dst, state, occupancy);
 }
 
-std::vector<std::string> routing_names(const std::string& topology_kind) {
-  if (topology_kind == "dragonfly") return {"minimal", "nonminimal", "adaptive"};
-  return {};
-}
-
-std::unique_ptr<routing_policy> make_routing(const std::string& name, const topology& topo) {
-  if (const auto* df = dynamic_cast<const dragonfly*>(&topo)) {
-    if (name == "minimal") return std::make_unique<dragonfly_minimal_routing>(*df);
-    if (name == "nonminimal" || name == "valiant") {
-      return std::make_unique<dragonfly_valiant_routing>(*df);
-    }
-    if (name == "adaptive") return std::make_unique<dragonfly_adaptive_routing>(*df);
-  }
-  std::string allowed;
-  for (const std::string& n : routing_names(topo.kind())) {
-    allowed += (allowed.empty() ? "" : ", ") + n;
-  }
-  throw std::invalid_argument("routing.kind = '" + name + "' is not known for " + topo.kind() +
-                              "; allowed: " + (allowed.empty() ? "(none)" : allowed));
-}
-
 }  // namespace bcastsim::network

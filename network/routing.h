@@ -159,10 +159,4 @@ class dragonfly_adaptive_routing final : public dragonfly_valiant_routing {
   uint64_t m_threshold;
 };
 
-// Registry of routing names for a topology kind ("minimal", "nonminimal", "adaptive";
-// "valiant" is accepted as an alias of "nonminimal"). Throws std::invalid_argument naming
-// the allowed values for an unknown name.
-std::unique_ptr<routing_policy> make_routing(const std::string& name, const topology& topo);
-std::vector<std::string> routing_names(const std::string& topology_kind);
-
 }  // namespace bcastsim::network

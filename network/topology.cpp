@@ -2,18 +2,6 @@
 
 namespace bcastsim::network {
 
-const char* to_string(link_class c) {
-  switch (c) {
-    case link_class::terminal:
-      return "terminal";
-    case link_class::local:
-      return "local";
-    case link_class::global:
-      return "global";
-  }
-  return "unknown";
-}
-
 // Generic fallback for topologies without a faster answer: every router port of g1 whose
 // peer router sits in g2, in router then port order.
 std::vector<topology::router_pair> topology::links_between_groups(group_id g1, group_id g2) const {

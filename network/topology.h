@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,16 +16,28 @@ using group_id = uint32_t;
 
 inline constexpr uint32_t invalid_id = 0xffffffffu;
 
-// Link classes are how results are broken down (traversals.terminal/local/global).
-enum class link_class : uint8_t { terminal = 0, local = 1, global = 2 };
-inline constexpr int num_link_classes = 3;
-const char* to_string(link_class c);
+// Link classes are how results are broken down (traversals.<class>) and how links and
+// buffers are configured (link.<class>.*, router.vc_buffer_bytes.<class>). Each topology
+// names its own (dragonfly: terminal, local, global; torus: terminal, x, y, z, a, b, c);
+// a class is an index into topology::link_classes(), and class 0 is always "terminal".
+using link_class = uint8_t;
+inline constexpr link_class terminal_class = 0;
+// Fixed-size tables indexed by class (per-packet statistics) are this large.
+inline constexpr uint32_t max_link_classes = 16;
+
+// What a topology may say of one of its classes itself (a graph file gives its links'
+// rates); 0 = not given, the kind's declared keys decide.
+struct link_class_rates {
+  double bandwidth_gib_per_s = 0;
+  double latency_ns = 0;
+  uint32_t vc_buffer_bytes = 0;
+};
 
 // What one router port is wired to.
 struct port_info {
   enum class kind : uint8_t { unused, terminal, router };
   kind peer_kind = kind::unused;
-  link_class cls = link_class::local;
+  link_class cls = terminal_class;
   uint32_t peer = invalid_id;      // terminal id, or router id
   port_id peer_port = invalid_id;  // port on the peer router (router links only)
 };
@@ -35,6 +48,14 @@ struct terminal_attach {
   port_id port = invalid_id;
 };
 
+// Thrown for parameters or files that do not make a topology; `key` names the offending
+// parameter (topology.a, topology.file, ...).
+struct topology_error : std::invalid_argument {
+  topology_error(std::string key, const std::string& what)
+      : std::invalid_argument(what), key(std::move(key)) {}
+  std::string key;
+};
+
 class topology {
  public:
   virtual ~topology() = default;
@@ -42,6 +63,13 @@ class topology {
   virtual std::string kind() const = 0;
   // A one-line human description, e.g. "dragonfly g=9 a=4 p=2 h=2 (absolute)".
   virtual std::string describe() const = 0;
+
+  // Class names, [0] = "terminal".
+  const std::vector<std::string>& link_classes() const { return m_classes; }
+  uint32_t num_link_classes() const { return static_cast<uint32_t>(m_classes.size()); }
+  const std::string& class_name(link_class c) const { return m_classes[c]; }
+  // Rates the topology itself gives for class c (a graph file's); nullptr: none.
+  virtual const link_class_rates* class_rates(link_class /*c*/) const { return nullptr; }
 
   uint32_t num_routers() const { return static_cast<uint32_t>(m_ports.size()); }
   uint32_t num_terminals() const { return static_cast<uint32_t>(m_terminals.size()); }
@@ -68,6 +96,7 @@ class topology {
 
  protected:
   // Filled by the concrete topology's constructor.
+  std::vector<std::string> m_classes{"terminal"};  // [class]
   std::vector<std::vector<port_info>> m_ports;  // [router][port]
   std::vector<terminal_attach> m_terminals;     // [terminal]
 };

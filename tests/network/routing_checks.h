@@ -71,7 +71,7 @@ inline std::vector<uint32_t> distances_from(const topology& topo, router_id from
     for (port_id p = 0; p < topo.radix(r); ++p) {
       const port_info& pi = topo.port(r, p);
       if (pi.peer_kind != port_info::kind::router) continue;
-      const uint32_t used = s % layers + (pi.cls == link_class::global ? 1 : 0);
+      const uint32_t used = s % layers + (pi.cls == dragonfly_classes::global ? 1 : 0);
       if (used > max_global) continue;
       const uint32_t next = pi.peer * layers + used;
       if (dist[next] == invalid_id) {

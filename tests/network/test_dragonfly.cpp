@@ -85,7 +85,7 @@ BOOST_AUTO_TEST_CASE(dragonfly_port_wiring_is_symmetric_and_classed) {
             const port_info& pi = df.port(r, p);
             if (p < s.p) {
               BOOST_TEST((pi.peer_kind == port_info::kind::terminal));
-              BOOST_TEST((pi.cls == link_class::terminal));
+              BOOST_TEST((pi.cls == dragonfly_classes::terminal));
               BOOST_TEST(df.attach(pi.peer).router == r);
               BOOST_TEST(df.attach(pi.peer).port == p);
               continue;
@@ -98,7 +98,7 @@ BOOST_AUTO_TEST_CASE(dragonfly_port_wiring_is_symmetric_and_classed) {
             BOOST_REQUIRE((pi.peer_kind == port_info::kind::router));
             BOOST_TEST(pi.peer != r);
             const bool local = p < df.first_global_port();
-            BOOST_TEST((pi.cls == (local ? link_class::local : link_class::global)));
+            BOOST_TEST((pi.cls == (local ? dragonfly_classes::local : dragonfly_classes::global)));
             BOOST_TEST((df.group_of(pi.peer) == df.group_of(r)) == local);
             if (local) BOOST_TEST(df.local_port(r, pi.peer) == p);
             // Peer of peer is self, over the same cable class.
@@ -291,7 +291,9 @@ BOOST_AUTO_TEST_CASE(dragonfly_bad_parameters_throw_with_key) {
 BOOST_AUTO_TEST_CASE(dragonfly_to_string) {
   BOOST_TEST(std::string(to_string(global_arrangement::absolute)) == "absolute");
   BOOST_TEST(std::string(to_string(global_arrangement::relative)) == "relative");
-  BOOST_TEST(std::string(to_string(link_class::terminal)) == "terminal");
-  BOOST_TEST(std::string(to_string(link_class::local)) == "local");
-  BOOST_TEST(std::string(to_string(link_class::global)) == "global");
+  const dragonfly df(dragonfly_params{0, 2, 1, 1, global_arrangement::absolute});
+  BOOST_TEST(df.class_name(dragonfly_classes::terminal) == "terminal");
+  BOOST_TEST(df.class_name(dragonfly_classes::local) == "local");
+  BOOST_TEST(df.class_name(dragonfly_classes::global) == "global");
+  BOOST_TEST(df.num_link_classes() == 3u);
 }

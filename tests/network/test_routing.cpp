@@ -2,6 +2,7 @@
 // (acyclic channel dependency graph), and the routing registry.
 #include "network/dragonfly.h"
 #include "network/routing.h"
+#include "network/topology_kind.h"
 #include "routing_checks.h"
 
 #include <boost/test/unit_test.hpp>
@@ -48,8 +49,8 @@ class two_router_line final : public topology {
  public:
   two_router_line() {
     m_ports.assign(2, std::vector<port_info>(1));
-    m_ports[0][0] = {port_info::kind::router, link_class::global, 1, 0};
-    m_ports[1][0] = {port_info::kind::router, link_class::global, 0, 0};
+    m_ports[0][0] = {port_info::kind::router, dragonfly_classes::global, 1, 0};
+    m_ports[1][0] = {port_info::kind::router, dragonfly_classes::global, 0, 0};
   }
   std::string kind() const override { return "line"; }
   std::string describe() const override { return "line of 2"; }
@@ -83,7 +84,7 @@ BOOST_AUTO_TEST_CASE(minimal_routing_delivers_every_pair_minimally) {
             const hop& h = path[i];
             const port_info& pi = df.port(h.at, h.out.port);
             ok = ok && pi.peer_kind == port_info::kind::router;
-            (pi.cls == link_class::global ? globals : locals)++;
+            (pi.cls == dragonfly_classes::global ? globals : locals)++;
             // Dateline: VC 0 until the global link has been taken, then VC 1.
             ok = ok && h.out.vc == (h.before.global_hops == 0 ? 0 : 1);
           }
@@ -191,7 +192,7 @@ BOOST_AUTO_TEST_CASE(routing_registry) {
   BOOST_TEST(
       routing_names("dragonfly") == (std::vector<std::string>{"minimal", "nonminimal", "adaptive"}),
       boost::test_tools::per_element());
-  BOOST_TEST(routing_names("torus").empty());
+  BOOST_TEST(routing_names("no-such-kind").empty());
 
   std::string message;
   try {

@@ -4,6 +4,7 @@
 // decision, determinism, and the registry names.
 #include "network/dragonfly.h"
 #include "network/routing.h"
+#include "network/topology_kind.h"
 #include "routing_checks.h"
 
 #include <boost/test/unit_test.hpp>
@@ -62,7 +63,7 @@ class hashed_occupancy final : public port_occupancy_view {
 uint8_t codes_legacy_vc(const hop& h, const topology& topo) {
   const port_info& pi = topo.port(h.at, h.out.port);
   if (pi.peer_kind == port_info::kind::terminal) return 0;
-  if (pi.cls == link_class::global || h.before.global_hops > 0) return h.before.global_hops;
+  if (pi.cls == dragonfly_classes::global || h.before.global_hops > 0) return h.before.global_hops;
   return h.before.local_hops;
 }
 
@@ -86,7 +87,7 @@ path_shape check_path(const dragonfly& df, const std::vector<hop>& path, termina
     const port_info& pi = df.port(h.at, h.out.port);
     s.ok = s.ok && pi.peer_kind == port_info::kind::router && h.out.vc < k_vcs &&
            h.out.vc == codes_legacy_vc(h, df);
-    if (pi.cls == link_class::global) {
+    if (pi.cls == dragonfly_classes::global) {
       ++s.globals;
       s.global_landings.push_back(df.group_of(pi.peer));
       locals_in_group = 0;
