@@ -1,6 +1,7 @@
 #include "network/topology_kind.h"
 
 #include "network/dragonfly.h"
+#include "network/torus.h"
 
 #include <stdexcept>
 
@@ -10,6 +11,7 @@ const std::vector<topology_kind>& topology_kinds() {
   // One line per kind.
   static const std::vector<topology_kind> kinds = {
       dragonfly_kind(),
+      torus_kind(),
   };
   return kinds;
 }
