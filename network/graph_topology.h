@@ -63,4 +63,23 @@ class graph_topology final : public topology {
   uint32_t m_num_groups = 1;
 };
 
+// Writes any topology as a graph file that loads back to the identical port table: same
+// radix, port numbers, classes, peers, terminals and groups. Terminals must sit on ports
+// [0, n) of their router and be numbered router by router (as a graph file places them);
+// otherwise std::invalid_argument.
+//   class_cost: cost of class c at [c] ([0], the terminal class, is ignored); empty: every
+//     class costs 1 (a graph_topology keeps its own costs); otherwise one entry per class,
+//     each a whole number in [1, max_graph_cost]. A dragonfly written with {0, 1, 3} routes
+//     as its own minimal routing does (one global hop at most: 3+3 > 1+3+1).
+//   class_rates: rates of class c at [c], used when topo.class_rates(c) gives none; a class
+//     with neither is written without rates ("not given": its class_rates() is nullptr
+//     when loaded back).
+void write_graph_yaml(const topology& topo, std::ostream& os,
+                      const std::vector<double>& class_cost = {},
+                      const std::vector<link_class_rates>& class_rates = {});
+// The same content in the edge-list format.
+void write_graph_edge_list(const topology& topo, std::ostream& os,
+                           const std::vector<double>& class_cost = {},
+                           const std::vector<link_class_rates>& class_rates = {});
+
 }  // namespace bcastsim::network
