@@ -82,4 +82,8 @@ void write_graph_edge_list(const topology& topo, std::ostream& os,
                            const std::vector<double>& class_cost = {},
                            const std::vector<link_class_rates>& class_rates = {});
 
+// The kind's declaration (network/graph_kind.cpp), registered in topology_kind.cpp.
+struct topology_kind;
+topology_kind graph_kind();
+
 }  // namespace bcastsim::network

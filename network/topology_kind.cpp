@@ -1,6 +1,7 @@
 #include "network/topology_kind.h"
 
 #include "network/dragonfly.h"
+#include "network/graph_topology.h"
 
 #include <stdexcept>
 
@@ -10,6 +11,7 @@ const std::vector<topology_kind>& topology_kinds() {
   // One line per kind.
   static const std::vector<topology_kind> kinds = {
       dragonfly_kind(),
+      graph_kind(),
   };
   return kinds;
 }
