@@ -1,6 +1,7 @@
 #include "network/topology_kind.h"
 
 #include "network/dragonfly.h"
+#include "network/graph_topology.h"
 #include "network/torus.h"
 
 #include <stdexcept>
@@ -12,6 +13,7 @@ const std::vector<topology_kind>& topology_kinds() {
   static const std::vector<topology_kind> kinds = {
       dragonfly_kind(),
       torus_kind(),
+      graph_kind(),
   };
   return kinds;
 }
