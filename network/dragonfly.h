@@ -49,6 +49,9 @@ class dragonfly final : public topology {
             {"terminals_per_router", p()},
             {"global_ports_per_router", h()}};
   }
+  // A global hop costs more than two local ones: least-cost paths then take one global link
+  // at most, as minimal routing does (two globals cost 6 > local + global + local = 5).
+  std::vector<double> graph_costs() const override { return {0, 1, 3}; }
   std::vector<std::pair<std::string, std::string>> effective_params() const override {
     return {{"topology.g", std::to_string(m_g)}};
   }

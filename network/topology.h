@@ -73,6 +73,10 @@ class topology {
   virtual std::vector<std::pair<std::string, uint64_t>> shape() const {
     return {{"routers", num_routers()}, {"terminals", num_terminals()}};
   }
+  // Costs per class ([0], terminal, unused) under which least-cost routing over this graph
+  // takes the routes of the kind's minimal routing, for writing it as a graph file; empty:
+  // every class costs 1.
+  virtual std::vector<double> graph_costs() const { return {}; }
   // Parameters whose value the topology derived (dragonfly: topology.g when given as 0), as
   // (key, value text), for the effective configuration written beside the results.
   virtual std::vector<std::pair<std::string, std::string>> effective_params() const { return {}; }

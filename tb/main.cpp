@@ -6,6 +6,7 @@
 #include "network/topology_kind.h"
 #include "tb/analyze.h"
 #include "tb/config.h"
+#include "tb/export_graph.h"
 #include "tb/cosim/command.h"
 #include "tb/simulation.h"
 #include "tb/sweep/command.h"
@@ -37,6 +38,20 @@ std::string human_time(double ns) {
     os << ns << " ns";
   }
   return os.str();
+}
+
+// The traversals' classes in the order the topology kind declares them (dragonfly: terminal,
+// local, global), then any the topology brought itself (a graph file's), by name.
+std::vector<std::string> class_order(const nlohmann::json& r) {
+  std::vector<std::string> order;
+  const auto& kind = network::find_topology_kind(r["config"]["topology"]["kind"].get<std::string>());
+  for (const network::link_class_decl& c : kind.classes) {
+    if (r["traversals"].contains(c.name)) order.push_back(c.name);
+  }
+  for (const auto& [name, value] : r["traversals"].items()) {
+    if (std::find(order.begin(), order.end(), name) == order.end()) order.push_back(name);
+  }
+  return order;
 }
 
 template <class Row>
@@ -78,8 +93,8 @@ void print_table(const nlohmann::json& r, const std::string& path) {
   if (collective) row("completion") << human_time(c["completion_ns"].get<double>()) << "\n";
   if (r.contains("traffic")) print_traffic_rows(r["traffic"], row);
   row("packets") << "injected " << p["injected"] << ", delivered " << p["delivered"] << "\n";
-  for (const char* cls : {"terminal", "local", "global"}) {
-    row((std::string("traversals ") + cls).c_str())
+  for (const std::string& cls : class_order(r)) {
+    row(("traversals " + cls).c_str())
         << t[cls]["packets"] << " packets, " << t[cls]["messages"] << " messages\n";
   }
   row("hops (routers)") << "avg " << p["hops_avg"].get<double>() << "\n";
@@ -120,8 +135,8 @@ void print_analyze_table(const nlohmann::json& r, const std::string& path) {
   };
   row("makespan") << c["makespan_links"] << " links\n";
   row("messages") << c["messages"] << "\n";
-  for (const char* cls : {"terminal", "local", "global"}) {
-    row((std::string("traversals ") + cls).c_str())
+  for (const std::string& cls : class_order(r)) {
+    row(("traversals " + cls).c_str())
         << t[cls]["packets"] << " packets, " << t[cls]["messages"] << " messages\n";
   }
   row("hops (routers)") << "avg " << r["hops_avg"].get<double>() << "\n";
@@ -279,6 +294,14 @@ int sc_main(int argc, char* argv[]) {
   analyze->add_flag("-q,--quiet", quiet, "print nothing on success");
   CLI::App* list =
       app.add_subcommand("list", "list topologies, routings, algorithms and scenario keys");
+  std::string graph_file;
+  CLI::App* graph = app.add_subcommand(
+      "graph",
+      "write the scenario's topology as a graph file (topology.kind: graph reads it back): "
+      "YAML for FILE.yaml, else an edge list; rates, buffers and routing costs included");
+  graph->add_option("scenario", scenario_file, "scenario YAML file");
+  graph->add_option("--set", sets, "override a key: --set topology.a=8 (repeatable)");
+  graph->add_option("--file", graph_file, "the graph file to write")->required();
   tb::cosim::command_options co;
   CLI::App* cosim = app.add_subcommand(
       "cosim",
@@ -320,11 +343,11 @@ int sc_main(int argc, char* argv[]) {
   sweep->add_flag("--no-plots", no_plots, "do not draw the study's plots");
   sweep->add_flag("-q,--quiet", so.quiet, "print only failures");
 
-  const std::vector<std::string> commands{"run", "analyze", "list", "cosim", "sweep"};
+  const std::vector<std::string> commands{"run", "analyze", "list", "graph", "cosim", "sweep"};
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
     std::cerr << "bcastsim: error: unknown command '" << argv[1]
-              << "'; allowed: run, list, analyze, cosim, sweep\n";
+              << "'; allowed: run, list, analyze, graph, cosim, sweep\n";
     return 2;
   }
   try {
@@ -335,6 +358,10 @@ int sc_main(int argc, char* argv[]) {
   }
   try {
     if (list->parsed()) return cmd_list();
+    if (graph->parsed()) {
+      tb::export_graph(load_config(scenario_file, sets, ""), graph_file);
+      return 0;
+    }
     if (run->parsed())
       return cmd_run(scenario_file, sets, seed, out_dir, vcd, record_unit_inputs, quiet);
     if (cosim->parsed()) return tb::cosim::run_command(co, std::cout, std::cerr);

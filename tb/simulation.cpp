@@ -39,7 +39,13 @@ void complete_link_classes(scenario& s, const network::topology& topo) {
   for (network::link_class c = static_cast<network::link_class>(s.links.size());
        c < topo.num_link_classes(); ++c) {
     const network::link_class_rates* r = topo.class_rates(c);
-    if (!r) throw config_error("topology.kind", "internal: no rates for link class " + topo.class_name(c));
+    if (!r) {
+      throw config_error("topology.file", "link class " + topo.class_name(c) + " of " +
+                                              topo.describe() +
+                                              " has no rates; allowed: a class with "
+                                              "bandwidth_gib_per_s, latency_ns and "
+                                              "vc_buffer_bytes");
+    }
     tlm_net::link_params lp = s.links.front();
     lp.cls = c;
     lp.bandwidth_gib_per_s = r->bandwidth_gib_per_s;
