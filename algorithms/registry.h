@@ -29,6 +29,9 @@ struct algorithm_info {
   std::string description;
   factory make;
   delivery contract = delivery::exactly_once;  // what verify_broadcast and the testbench check
+  // The offload family whose hardware its schedules need (the testbench attaches it);
+  // empty: the hosts do everything.
+  std::string offload;
 };
 
 // Every algorithm bcastsim knows, in registration order.

@@ -43,4 +43,54 @@ class values {
   double real(const std::string& key) const;
 };
 
+// A parameter struct declares its keys once, beside its block, as
+//   template <class V> void visit(V& v) { v.field("router.vcs", vcs, 1, 64, "..."); ... }
+// with the default being the member's initial value. `declarer` turns the declarations into
+// schema entries (default = the member's value in a default-constructed struct); `loader`
+// fills a struct from validated values.
+class declarer {
+ public:
+  void field(const char* key, uint32_t& m, double lo, double hi, const char* desc) {
+    out.push_back(uint_key(key, m, lo, hi, desc));
+  }
+  void field(const char* key, uint64_t& m, double lo, double hi, const char* desc) {
+    out.push_back(uint_key(key, m, lo, hi, desc));
+  }
+  void field(const char* key, double& m, double lo, double hi, const char* desc) {
+    out.push_back(real_key(key, m, lo, hi, desc));
+  }
+  std::vector<decl> out;
+};
+
+class loader {
+ public:
+  explicit loader(const values& v) : m_values(v) {}
+  void field(const char* key, uint32_t& m, double, double, const char*) {
+    m = static_cast<uint32_t>(m_values.uint(key));
+  }
+  void field(const char* key, uint64_t& m, double, double, const char*) { m = m_values.uint(key); }
+  void field(const char* key, double& m, double, double, const char*) { m = m_values.real(key); }
+
+ private:
+  const values& m_values;
+};
+
+// The declarations of parameter struct P.
+template <class P>
+std::vector<decl> declarations_of() {
+  P p;
+  declarer d;
+  p.visit(d);
+  return d.out;
+}
+
+// P with every declared member read from `v` (the others keep their defaults).
+template <class P>
+P load(const values& v) {
+  P p;
+  loader l(v);
+  p.visit(l);
+  return p;
+}
+
 }  // namespace bcastsim::params

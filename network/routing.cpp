@@ -66,7 +66,24 @@ uint8_t codes_legacy_vc(const route_state& s, bool global_port) {
   return s.local_hops;
 }
 
+// The hop counts every dragonfly policy keeps: a global link or a local one.
+void count_hop(route_state& state, link_class cls) {
+  if (cls == dragonfly_classes::global) {
+    ++state.global_hops;
+  } else {
+    ++state.local_hops;
+  }
+}
+
 }  // namespace
+
+void dragonfly_minimal_routing::note_hop(route_state& state, link_class cls) const {
+  count_hop(state, cls);
+}
+
+void dragonfly_valiant_routing::note_hop(route_state& state, link_class cls) const {
+  count_hop(state, cls);
+}
 
 dragonfly_minimal_routing::dragonfly_minimal_routing(const dragonfly& df)
     : routing_policy(df), m_df(df) {}

@@ -67,6 +67,15 @@ class routing_policy {
   virtual route_decision route(router_id at, terminal_id dst, route_state& state,
                                const port_occupancy_view* occupancy) const = 0;
 
+  // Whether the packet has taken no router-to-router hop yet (fresh from its source). Every
+  // policy here counts hops in local_hops or global_hops; one that does not overrides this.
+  virtual bool at_source(const route_state& s) const {
+    return s.local_hops == 0 && s.global_hops == 0;
+  }
+  // A hop the policy did not choose (an offload family's direct link to a neighbour, on VC 0)
+  // was taken on a link of class `cls`: the policy keeps its state consistent with it.
+  virtual void note_hop(route_state& /*state*/, link_class /*cls*/) const {}
+
   const topology& topo() const { return *m_topo; }
 
  protected:
@@ -85,6 +94,7 @@ class dragonfly_minimal_routing final : public routing_policy {
   explicit dragonfly_minimal_routing(const dragonfly& df);
   std::string name() const override { return "minimal"; }
   uint32_t min_vcs() const override { return 2; }
+  void note_hop(route_state& state, link_class cls) const override;
   void init_state(terminal_id src, terminal_id dst, uint64_t entropy,
                   route_state& state) const override;
   route_decision route(router_id at, terminal_id dst, route_state& state,
@@ -121,6 +131,7 @@ class dragonfly_valiant_routing : public routing_policy {
   explicit dragonfly_valiant_routing(const dragonfly& df);
   std::string name() const override { return "nonminimal"; }
   uint32_t min_vcs() const override { return 3; }
+  void note_hop(route_state& state, link_class cls) const override;
   void init_state(terminal_id src, terminal_id dst, uint64_t entropy,
                   route_state& state) const override;
   route_decision route(router_id at, terminal_id dst, route_state& state,

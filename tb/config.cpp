@@ -2,9 +2,7 @@
 
 #include "network/routing.h"
 #include "network/topology_kind.h"
-#ifdef BCASTSIM_WITH_VERILATOR
-#include "hw/ragasa/bcast_unit_rtl.h"
-#endif
+#include "tb/offload_family.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -83,68 +81,6 @@ void add_buffer_keys(std::vector<key_info>& keys, const network::topology_kind& 
 std::string section_of(const std::string& key) {
   const size_t dot = key.rfind('.');
   return dot == std::string::npos ? std::string() : key.substr(0, dot);
-}
-
-void read_ragasa(const config& cfg, scenario& s, uint32_t packet) {
-  hw::ragasa::bcast_unit_params& u = s.ragasa.unit;
-  auto u32 = [&cfg](const char* key) { return static_cast<uint32_t>(cfg.uint(key)); };
-  u.clock_mhz = cfg.real("ragasa.clock_mhz");
-  u.input_buffer_bytes = u32("ragasa.ri_buffer_bytes");
-  u.ri_cycles = u32("ragasa.ri_cycles");
-  u.rx_queues = u32("ragasa.rx_queues");
-  u.rx_queue_packets = u32("ragasa.rx_queue_packets");
-  u.scheduler_cycles = u32("ragasa.scheduler_cycles");
-  u.membership_entries = u32("ragasa.membership_entries");
-  u.working_memory_bytes = cfg.uint("ragasa.working_memory_bytes");
-  u.descriptor_threshold_bytes = cfg.uint("ragasa.descriptor_threshold_bytes");
-  u.descriptor_cycles = u32("ragasa.descriptor_cycles");
-  u.work_queue_descriptors = u32("ragasa.work_queue_descriptors");
-  u.dispatch_cycles = u32("ragasa.dispatch_cycles");
-  u.send_queue_descriptors = u32("ragasa.send_queue_descriptors");
-  u.send_cycles = u32("ragasa.send_cycles");
-  u.packet_bytes = packet;
-  u.vcs = s.router.vcs;
-  u.output_buffer_bytes = s.router.vc_buffer_bytes[0];  // the router's unit-port buffer
-  u.seed = s.seed;
-  // Only a ragasa run has Bcast Units: other algorithms ignore these keys.
-  for (const char* key : {"ragasa.ri_buffer_bytes", "ragasa.working_memory_bytes"}) {
-    if (s.algorithm == "ragasa" && cfg.uint(key) < packet) {
-      throw config_error(
-          key, std::string(key) + " = " + cfg.text(key) +
-                   " cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
-                   "); allowed: at least " + std::to_string(packet));
-    }
-  }
-  s.ragasa.port.cls = network::terminal_class;
-  s.ragasa.port.bandwidth_gib_per_s = cfg.real("ragasa.port_bandwidth_gib_per_s");
-  s.ragasa.port.latency_ns = cfg.real("ragasa.port_latency_ns");
-  s.ragasa.port.flit_bytes = s.links[0].flit_bytes;
-  s.ragasa.mini_packet_header_bytes = u32("ragasa.mini_packet_header_bytes");
-  s.ragasa.mini_packet_child_bytes = u32("ragasa.mini_packet_child_bytes");
-  hw::ragasa::parse_unit_model(cfg.text("ragasa.model"), s.ragasa.model);
-  if (s.algorithm == "ragasa" && !hw::ragasa::unit_model_available(s.ragasa.model)) {
-    throw config_error("ragasa.model", "ragasa.model = " + cfg.text("ragasa.model") +
-                                           " needs a build with Verilator (install the Debian "
-                                           "package verilator and rebuild); allowed here: systemc");
-  }
-#ifdef BCASTSIM_WITH_VERILATOR
-  if (s.algorithm == "ragasa" && s.ragasa.model != hw::ragasa::unit_model::systemc) {
-    const std::string err = hw::ragasa::rtl_params_error(u);
-    if (!err.empty()) throw config_error(err.substr(0, err.find(' ')), err);
-  }
-#endif
-  const std::string m = cfg.text("ragasa.management_terminal");
-  if (m != "root") {
-    errno = 0;
-    const unsigned long long v = std::strtoull(m.c_str(), nullptr, 10);
-    if (m.empty() || m.find_first_not_of("0123456789") != std::string::npos || errno != 0 ||
-        v >= network::invalid_id) {
-      throw config_error("ragasa.management_terminal",
-                         "ragasa.management_terminal = '" + m +
-                             "' is not valid; allowed: root or a terminal number");
-    }
-    s.ragasa.management_terminal = static_cast<uint32_t>(v);
-  }
 }
 
 // A VC buffer must hold one packet (virtual cut-through at packet granularity).
@@ -282,35 +218,7 @@ std::vector<key_info> general_keys() {
       u("router.vcs", 3, 1, 64, "virtual channels per port"),
       u("router.delay_cycles", 50, 0, 1e6, "router pipeline: routing, allocation, crossbar"),
       r("router.clock_mhz", "1000", 1e-3, 1e6, "router clock"),
-      c("ragasa.model", "systemc", hw::ragasa::unit_model_names(),
-        "the Bcast Unit's model: the SystemC model, or its verilated RTL (rtl/; rtl-fault-* "
-        "have a deliberate fault, for the co-simulation regression)"),
-      r("ragasa.clock_mhz", "1000", 1e-3, 1e6, "Bcast Unit clock"),
-      u("ragasa.ri_buffer_bytes", 2048, 1, 1u << 30,
-        "Receive Interface buffer per VC (the router's credits toward the unit)"),
-      u("ragasa.ri_cycles", 4, 0, 1e6, "RI: flits assembled into a packet"),
-      u("ragasa.rx_queues", 4, 1, 1024, "Rx-queues (a collective uses queue id % rx_queues)"),
-      u("ragasa.rx_queue_packets", 8, 1, 1e6, "depth of each Rx-queue, packets"),
-      u("ragasa.scheduler_cycles", 2, 0, 1e6, "Receive Packet Scheduler, per packet"),
-      u("ragasa.membership_entries", 64, 1, 1e6, "collectives the Membership Table holds"),
-      u("ragasa.working_memory_bytes", 65536, 1, 1ull << 36, "Working Memory"),
-      u("ragasa.descriptor_threshold_bytes", 4096, 1, 1ull << 36,
-        "bytes of a message stored before descriptors are generated for them"),
-      u("ragasa.descriptor_cycles", 2, 0, 1e6, "descriptor generation, per descriptor"),
-      u("ragasa.work_queue_descriptors", 16, 1, 1e6, "Work Queue Element capacity"),
-      u("ragasa.dispatch_cycles", 2, 0, 1e6, "Dispatcher (connection set-up), per descriptor"),
-      u("ragasa.send_queue_descriptors", 8, 1, 1e6,
-        "dispatched descriptors the Send Packet Scheduler holds and interleaves"),
-      u("ragasa.send_cycles", 4, 0, 1e6, "Send Packet Scheduler + SI, per packet"),
-      r("ragasa.port_bandwidth_gib_per_s", "21", 1e-6, 1e6,
-        "bandwidth of the unit's router port, each direction, GiB/s; the unit's copies cross "
-        "the crossbar at this rate (default: 4x the terminal link)"),
-      r("ragasa.port_latency_ns", "1", 0, 1e9, "latency of the unit's router port"),
-      u("ragasa.mini_packet_header_bytes", 16, 1, 1 << 20, "Mini Packet header"),
-      u("ragasa.mini_packet_child_bytes", 4, 1, 1 << 20, "Mini Packet bytes per child"),
-      t("ragasa.management_terminal", "root",
-        "terminal of the management node that sends the Mini Packets: root (the root rank's "
-        "terminal) or a terminal number"),
+      // (here: each offload family's keys, see schema())
       r("host.send_overhead_ns", "300", 0, 1e12, "CPU time of an MPI send call"),
       r("host.recv_overhead_ns", "300", 0, 1e12, "CPU time of an MPI receive completion"),
       c("traffic.kind", "none", {"none", "background", "uniform", "adversarial"},
@@ -360,8 +268,14 @@ const std::vector<key_info>& schema() {
           "network topology (`bcastsim list` shows each kind's keys)")};
     for (const network::topology_kind& k : network::topology_kinds()) add_kind_keys(all, k);
     std::vector<key_info> general = general_keys();
-    // The router's keys, with each kind's VC buffers beside router.vcs.
+    // The router's keys, with each kind's VC buffers beside router.vcs; the offload
+    // families' keys after the router's.
     for (key_info& k : general) {
+      if (k.key == "host.send_overhead_ns") {
+        for (const offload_family& f : offload_families()) {
+          for (const key_info& fk : f.params) all.push_back(fk);
+        }
+      }
       all.push_back(std::move(k));
       if (all.back().key == "router.vcs") {
         for (const network::topology_kind& kind : network::topology_kinds()) add_buffer_keys(all, kind);
@@ -541,7 +455,9 @@ scenario make_scenario(const config& cfg) {
   s.nic.seed = s.seed;
   s.nic.inject_buffer_bytes = s.router.vc_buffer_bytes[0];
   s.nic.eject_buffer_bytes = s.router.vc_buffer_bytes[0];
-  read_ragasa(cfg, s, packet);
+  for (const offload_family& f : offload_families()) {
+    if (f.check) f.check(cfg, s);
+  }
   s.host.send_overhead_ns = cfg.real("host.send_overhead_ns");
   s.host.recv_overhead_ns = cfg.real("host.recv_overhead_ns");
   s.max_time_ns = cfg.real("sim.max_time_ns");

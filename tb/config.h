@@ -6,8 +6,6 @@
 
 #include "hw/nic/host.h"
 #include "hw/nic/host_nic.h"
-#include "hw/ragasa/bcast_unit.h"
-#include "hw/ragasa/unit_factory.h"
 #include "hw/router/router.h"
 #include "network/params.h"
 #include "network/placement.h"
@@ -81,17 +79,6 @@ struct traffic_config {
   bool synthetic() const { return kind == "uniform" || kind == "adversarial"; }
 };
 
-// Ragasa's in-router broadcast offload (hw/ragasa): the Bcast Unit of every router, its
-// port into the router, and the management node's Mini Packets.
-struct ragasa_config {
-  hw::ragasa::unit_model model = hw::ragasa::unit_model::systemc;
-  hw::ragasa::bcast_unit_params unit;
-  tlm_net::link_params port;  // each direction of the unit's router port
-  uint32_t mini_packet_header_bytes = 16;
-  uint32_t mini_packet_child_bytes = 4;
-  // Terminal of the management node; invalid_id = the root rank's terminal.
-  uint32_t management_terminal = network::invalid_id;
-};
 
 // Everything a run needs, typed; built from a config after cross-key validation.
 struct scenario {
@@ -110,7 +97,6 @@ struct scenario {
   hw::router_params router;
   hw::nic_params nic;
   hw::host_params host;
-  ragasa_config ragasa;
   traffic_config traffic;
   double max_time_ns = 0;
   std::string vcd_file;

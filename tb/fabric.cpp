@@ -12,25 +12,17 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
                const network::placement& place, const algorithms::schedule& sched,
                hw::collective_progress& progress, const std::string& record_unit_inputs)
     : sc_core::sc_module(name), m_topo(topo) {
-  if (!record_unit_inputs.empty()) {
-    try {
-      recorder = std::make_unique<cosim::unit_input_recorder>(record_unit_inputs);
-    } catch (const std::runtime_error& e) {
-      throw config_error("--record-unit-inputs", std::string("--record-unit-inputs: ") + e.what());
-    }
-  }
   const uint32_t nr = topo.num_routers();
   const uint32_t nt = topo.num_terminals();
-  bool offload = false;
-  for (const algorithms::rank_program& rp : sched.ranks) {
-    for (const algorithms::op& o : rp.ops) offload |= o.kind == algorithms::op_kind::offload_bcast;
-  }
   hw::router_params rparams = s.router;
-  if (offload) {
-    rparams.bcast_unit_port = true;
-    rparams.unit_in_vc_buffer_bytes = s.ragasa.unit.output_buffer_bytes;
-    rparams.unit_credit_bytes = s.ragasa.unit.input_buffer_bytes;
-    rparams.unit_input_gib_per_s = s.ragasa.port.bandwidth_gib_per_s;
+  if (const offload_family* f = family_of_algorithm(s.algorithm); f && !sched.ranks.empty()) {
+    offloads.push_back(
+        f->create(offload_context{s, topo, routing, place, sched, record_unit_inputs}));
+    rparams.attached = offloads.back()->router_attachment();
+  } else if (!record_unit_inputs.empty()) {
+    throw config_error("--record-unit-inputs",
+                       "--record-unit-inputs records what enters offload units; collective."
+                       "algorithm = " + s.algorithm + " uses no offload family");
   }
   routers.reserve(nr);
   for (uint32_t r = 0; r < nr; ++r) {
@@ -84,84 +76,8 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
                                                sched.ranks[rank], s.host, *nics[t], place,
                                                progress));
   }
-  if (offload) make_offload(s, topo, routing, place, sched);
+  for (auto& o : offloads) o->attach(*this);
   if (s.traffic.kind != "none") make_traffic(s, topo, place, progress);
-}
-
-void fabric::make_offload(const scenario& s, const network::topology& topo,
-                          const network::routing_policy& routing, const network::placement& place,
-                          const algorithms::schedule& sched) {
-  const uint32_t nr = topo.num_routers();
-  tree = algorithms::make_ragasa_tree(topo, place, sched.root);
-  hw::ragasa::manager_params mp;
-  mp.mini_packet_header_bytes = s.ragasa.mini_packet_header_bytes;
-  mp.mini_packet_child_bytes = s.ragasa.mini_packet_child_bytes;
-  if (mp.mini_packet_header_bytes > s.nic.packet_bytes) {
-    throw config_error(
-        "ragasa.mini_packet_header_bytes",
-        "ragasa.mini_packet_header_bytes = " + std::to_string(mp.mini_packet_header_bytes) +
-            " exceeds one packet; allowed: at most network.packet_bytes = " +
-            std::to_string(s.nic.packet_bytes));
-  }
-  for (uint32_t r = 0; r < nr; ++r) {
-    if (hw::ragasa::mini_packet_bytes(mp, tree.children[r].size()) > s.nic.packet_bytes) {
-      throw config_error("ragasa.mini_packet_child_bytes",
-                         "the Mini Packet of router " + std::to_string(r) + " (" +
-                             std::to_string(tree.children[r].size()) +
-                             " children) exceeds one packet (network.packet_bytes = " +
-                             std::to_string(s.nic.packet_bytes) +
-                             "); allowed: ragasa.mini_packet_header_bytes + children * "
-                             "ragasa.mini_packet_child_bytes <= network.packet_bytes");
-    }
-  }
-  memberships.resize(nr);
-  units.reserve(nr);
-  for (uint32_t r = 0; r < nr; ++r) {
-    const std::string id = std::to_string(r);
-    // The unit draws routing entropy as a NIC of its router would.
-    units.push_back(hw::ragasa::make_bcast_unit(s.ragasa.model, ("unit_" + id).c_str(),
-                                                topo.terminals_of(r).front(), s.ragasa.unit, pool,
-                                                memberships[r], &routing));
-    hw::ragasa::bcast_unit_base& u = *units.back();
-    hw::router& rt = *routers[r];
-    unit_links.push_back(
-        std::make_unique<tlm_net::link>(("link_r" + id + "_unit").c_str(), s.ragasa.port));
-    rt.out[rt.unit_port()].bind(unit_links.back()->in);
-    if (recorder) {  // a tap records what enters the unit
-      recorder->add_unit(u.basename(), r, topo.terminals_of(r).front(), u.params(), s.ragasa.port,
-                         s.router);
-      taps.push_back(std::make_unique<cosim::unit_input_tap>(("tap_unit_" + id).c_str(), *recorder,
-                                                             u.basename(), memberships[r]));
-      unit_links.back()->out.bind(taps.back()->in);
-      taps.back()->out.bind(u.in);
-    } else {
-      unit_links.back()->out.bind(u.in);
-    }
-    unit_links.push_back(
-        std::make_unique<tlm_net::link>(("link_unit_" + id).c_str(), s.ragasa.port));
-    u.out.bind(unit_links.back()->in);
-    unit_links.back()->out.bind(rt.in[rt.unit_port()]);
-  }
-  const uint32_t mgmt = s.ragasa.management_terminal == network::invalid_id
-                            ? place.terminal_of(sched.root)
-                            : s.ragasa.management_terminal;
-  if (mgmt >= topo.num_terminals()) {
-    throw config_error("ragasa.management_terminal",
-                       "ragasa.management_terminal = " + std::to_string(mgmt) +
-                           " is not a terminal; allowed: root or 0 .. " +
-                           std::to_string(topo.num_terminals() - 1));
-  }
-  manager =
-      std::make_unique<hw::ragasa::manager>("manager", topo, tree, *nics[mgmt], memberships, mp);
-  for (auto& u : units) u->set_listener(manager.get());
-  for (uint32_t rank = 0; rank < hosts.size(); ++rank) {
-    bool offloads = false;
-    for (const algorithms::op& o : sched.ranks[rank].ops)
-      offloads |= o.kind == algorithms::op_kind::offload_bcast;
-    if (!offloads) continue;
-    hosts[rank]->enable_offload(topo.router_of(place.terminal_of(rank)), mp.collective_id);
-    manager->add_gated_host(*hosts[rank]);
-  }
 }
 
 void fabric::make_traffic(const scenario& s, const network::topology& topo,
@@ -228,23 +144,15 @@ void fabric::make_traffic(const scenario& s, const network::topology& topo,
 fabric::~fabric() {
   while (!generators.empty()) generators.pop_back();
   while (!hosts.empty()) hosts.pop_back();
-  manager.reset();
-  while (!taps.empty()) taps.pop_back();
-  while (!unit_links.empty()) unit_links.pop_back();
-  while (!units.empty()) units.pop_back();
+  while (!offloads.empty()) offloads.pop_back();
   while (!links.empty()) links.pop_back();
   unconnected.reset();
   while (!nics.empty()) nics.pop_back();
   while (!routers.empty()) routers.pop_back();
 }
 
-void fabric::finish_recording() {
-  if (!recorder) return;
-  try {
-    recorder->finish();
-  } catch (const std::runtime_error& e) {
-    throw config_error("--record-unit-inputs", std::string("--record-unit-inputs: ") + e.what());
-  }
+void fabric::finish() {
+  for (auto& o : offloads) o->finish();
 }
 
 tlm_net::link& fabric::make_link(const std::string& name, const tlm_net::link_params& params,
@@ -263,17 +171,15 @@ void fabric::trace(const tlm_net::trace_window& window, const std::vector<std::s
     for (auto& n : nics) {
       if (b == n->basename()) n->trace(window, b), found = true;
     }
-    for (auto& u : units) {
-      if (b == u->basename()) u->trace(window, b), found = true;
-    }
+    for (auto& o : offloads) found = found || o->trace(window, b);
     if (!found) {
-      throw config_error(
-          "trace.blocks",
-          "trace.blocks names '" + b + "', which is not a block; allowed: router_0 .. router_" +
-              std::to_string(routers.size() - 1) + ", nic_0 .. nic_" +
-              std::to_string(nics.size() - 1) +
-              (units.empty() ? std::string()
-                             : ", unit_0 .. unit_" + std::to_string(units.size() - 1)));
+      std::string allowed = "router_0 .. router_" + std::to_string(routers.size() - 1) +
+                            ", nic_0 .. nic_" + std::to_string(nics.size() - 1);
+      for (const auto& o : offloads) {
+        if (!o->traceable().empty()) allowed += ", " + o->traceable();
+      }
+      throw config_error("trace.blocks",
+                         "trace.blocks names '" + b + "', which is not a block; allowed: " + allowed);
     }
   }
 }

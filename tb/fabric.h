@@ -1,22 +1,20 @@
 // Elaboration: turns a topology into SystemC modules and bindings — a router per router, a
 // link per direction of every cable, a host NIC per terminal, a host per rank, and a traffic
 // generator per terminal that sends traffic (traffic.kind). Ports a topology leaves
-// unconnected are terminated by one null endpoint. A schedule with offload broadcasts
-// (Ragasa) adds a Bcast Unit to every router, on an extra router port joined by a link each
-// way, and the management node that configures the broadcast tree.
+// unconnected are terminated by one null endpoint. An algorithm that needs an offload
+// family's hardware (tb/offload_family.h) has the family attach its blocks: to the routers'
+// attached port, beside the NICs, or in place of them.
 #pragma once
 
 #include "algorithms/schedule.h"
 #include "hw/nic/host.h"
 #include "hw/nic/host_nic.h"
-#include "hw/ragasa/bcast_unit.h"
-#include "hw/ragasa/manager.h"
 #include "hw/router/router.h"
 #include "hw/traffic/traffic_generator.h"
 #include "network/placement.h"
 #include "network/routing.h"
 #include "tb/config.h"
-#include "tb/cosim/recorder.h"
+#include "tb/offload_family.h"
 #include "tlm/link.h"
 #include "tlm/null_endpoint.h"
 #include "tlm/packet_pool.h"
@@ -36,12 +34,12 @@ class fabric final : public sc_core::sc_module {
          const std::string& record_unit_inputs = {});
   ~fabric() override;
 
-  // Registers the named blocks ("router_3", "nic_5") for waveforms; throws config_error
-  // (key trace.blocks) for a name that is not a block of this fabric.
+  // Registers the named blocks ("router_3", "nic_5", an offload family's "unit_0") for
+  // waveforms; throws config_error (key trace.blocks) for a name that is not a block here.
   void trace(const tlm_net::trace_window& window, const std::vector<std::string>& blocks);
-  // Writes the rest of the recording of the units' inputs; throws config_error (key
-  // --record-unit-inputs) if it could not be written. Nothing without a recording.
-  void finish_recording();
+  // The end of simulation for the offload families (e.g. a recording to finish); throws
+  // config_error.
+  void finish();
 
   const network::topology& topo() const { return m_topo; }
 
@@ -59,22 +57,12 @@ class fabric final : public sc_core::sc_module {
   };
   std::vector<std::pair<link_end, link_end>> link_ends;  // [link] -> (from, to)
   std::unique_ptr<tlm_net::null_endpoint> unconnected;
-  // Ragasa offload (empty without offload broadcasts).
-  std::vector<hw::ragasa::membership_source> memberships;           // [router]
-  std::vector<std::unique_ptr<hw::ragasa::bcast_unit_base>> units;  // [router]
-  std::vector<std::unique_ptr<tlm_net::link>> unit_links;           // router ports of the units
-  // Recording of the units' inputs (record_unit_inputs), else empty: a tap per unit.
-  std::unique_ptr<cosim::unit_input_recorder> recorder;
-  std::vector<std::unique_ptr<cosim::unit_input_tap>> taps;
-  std::unique_ptr<hw::ragasa::manager> manager;
-  algorithms::ragasa_tree tree;
+  // The offload families the algorithm needs, with the blocks each attached.
+  std::vector<std::unique_ptr<offload_instance>> offloads;
 
  private:
   tlm_net::link& make_link(const std::string& name, const tlm_net::link_params& params,
                            link_end from, link_end to);
-  void make_offload(const scenario& s, const network::topology& topo,
-                    const network::routing_policy& routing, const network::placement& place,
-                    const algorithms::schedule& sched);
   void make_traffic(const scenario& s, const network::topology& topo,
                     const network::placement& place, const hw::collective_progress& progress);
 

@@ -7,6 +7,8 @@
 #include "tb/analyze.h"
 #include "tb/config.h"
 #include "tb/export_graph.h"
+#include "tb/format.h"
+#include "tb/offload_family.h"
 #include "tb/cosim/command.h"
 #include "tb/simulation.h"
 #include "tb/sweep/command.h"
@@ -28,16 +30,7 @@ namespace {
 using namespace bcastsim;
 
 std::string human_time(double ns) {
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(3);
-  if (ns >= 1e6) {
-    os << ns / 1e6 << " ms";
-  } else if (ns >= 1e3) {
-    os << ns / 1e3 << " us";
-  } else {
-    os << ns << " ns";
-  }
-  return os.str();
+  return tb::format_ns(ns);
 }
 
 // The traversals' classes in the order the topology kind declares them (dragonfly: terminal,
@@ -98,20 +91,8 @@ void print_table(const nlohmann::json& r, const std::string& path) {
         << t[cls]["packets"] << " packets, " << t[cls]["messages"] << " messages\n";
   }
   row("hops (routers)") << "avg " << p["hops_avg"].get<double>() << "\n";
-  if (r.contains("ragasa")) {
-    const auto& su = r["ragasa"]["setup"];
-    const auto& u = r["ragasa"]["units"];
-    row("ragasa set-up") << human_time(su["setup_ns"].get<double>()) << ", " << su["mini_packets"]
-                         << " Mini Packets (" << su["mini_packet_bytes"] << " B), not in the "
-                         << "traversals above\n";
-    row("ragasa units") << u["replicating"] << " replicating, " << u["packets_out"] << " copies ("
-                        << u["bytes_replicated"] << " B), busiest "
-                        << u["busiest"].get<std::string>() << " (" << u["busiest_packets_out"]
-                        << ")\n";
-    row("ragasa memory") << "peak " << u["working_memory_peak_bytes"] << " of "
-                         << u["working_memory_bytes"] << " B, stall "
-                         << human_time(u["memory_stall_ns"].get<double>()) << ", Rx HOL "
-                         << human_time(u["rx_hol_blocked_ns"].get<double>()) << "\n";
+  for (const tb::offload_family& f : tb::offload_families()) {
+    if (r.contains(f.name) && f.summary) f.summary(r[f.name], row);
   }
   row("packet latency") << "avg " << human_time(p["latency_ns_avg"].get<double>()) << ", max "
                         << human_time(p["latency_ns_max"].get<double>()) << "\n";

@@ -6,7 +6,6 @@
 #include "tb/fabric.h"
 #include "tb/link_traffic.h"
 #include "tb/plan.h"
-#include "tb/ragasa_report.h"
 #include "tb/traffic_report.h"
 #include "tb/watchdog.h"
 
@@ -140,6 +139,8 @@ nlohmann::json json_value(const key_info& k, const std::string& v) {
   return v;
 }
 
+}  // namespace
+
 nlohmann::json stats_to_json(const tlm_net::stat_group& g) {
   nlohmann::json j = nlohmann::json::object();
   for (const tlm_net::stat_info& st : g.stats()) {
@@ -155,6 +156,8 @@ nlohmann::json stats_to_json(const tlm_net::stat_group& g) {
   return j;
 }
 
+namespace {
+
 template <class Blocks>
 void add_block_stats(nlohmann::json& out, const Blocks& blocks) {
   for (const auto& b : blocks) out[b->name()] = stats_to_json(b->stats());
@@ -162,35 +165,62 @@ void add_block_stats(nlohmann::json& out, const Blocks& blocks) {
 
 }  // namespace
 
-void list_statistics(std::ostream& os) {
-  // The smallest dragonfly with every block kind: two groups of one router, one terminal each.
-  config cfg;
-  cfg.set("topology.a", "1");
-  cfg.set("topology.p", "1");
-  cfg.set("topology.h", "1");
-  cfg.set("job.placement", "contiguous");  // one rank, one terminal for a traffic generator
-  cfg.set("job.ranks", "1");
-  cfg.set("traffic.kind", "background");
-  cfg.set("collective.algorithm", "ragasa");  // adds the Bcast Units and the manager
-  scenario s = make_scenario(cfg);
-  plan p = make_plan(s);
+namespace {
+
+// A fabric of the smallest dragonfly with a block of every kind the algorithm adds: two
+// groups of one router, one terminal each, one rank, background traffic.
+struct probe {
+  explicit probe(const std::string& name, const std::string& algorithm)
+      : s(make_scenario([&] {
+          config cfg;
+          cfg.set("topology.a", "1");
+          cfg.set("topology.p", "1");
+          cfg.set("topology.h", "1");
+          cfg.set("job.placement", "contiguous");  // a terminal left for a generator
+          cfg.set("job.ranks", "1");
+          cfg.set("traffic.kind", "background");
+          cfg.set("collective.algorithm", algorithm);
+          return cfg;
+        }())),
+        p(make_plan(s)),
+        progress(make_progress(p)),
+        fab(name.c_str(), s, *p.topo, *p.routing, *p.place, p.sched, progress) {}
+  static hw::collective_progress make_progress(const plan& p) {
+    hw::collective_progress progress;
+    progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
+    progress.done.assign(p.place->num_ranks(), false);
+    return progress;
+  }
+  scenario s;
+  plan p;
   hw::collective_progress progress;
-  progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
-  progress.done.assign(p.place->num_ranks(), false);
-  fabric fab("probe", s, *p.topo, *p.routing, *p.place, p.sched, progress);
+  fabric fab;
+};
+
+}  // namespace
+
+void list_statistics(std::ostream& os) {
   auto show = [&os](const char* kind, const tlm_net::stat_group& g) {
     for (const tlm_net::stat_info& st : g.stats()) {
       os << "  " << std::left << std::setw(10) << kind << std::setw(20) << st.name << std::setw(10)
          << st.unit << (st.a ? "count/mean/min/max of " : "") << st.description << "\n";
     }
   };
-  show("router", fab.routers.front()->stats());
-  show("link", fab.links.front()->stats());
-  show("nic", fab.nics.front()->stats());
-  show("host", fab.hosts.front()->stats());
-  show("traffic", fab.generators.front()->stats());
-  show("unit", fab.units.front()->stats());
-  show("manager", fab.manager->stats());
+  const probe base("probe", "binomial");
+  show("router", base.fab.routers.front()->stats());
+  show("link", base.fab.links.front()->stats());
+  show("nic", base.fab.nics.front()->stats());
+  show("host", base.fab.hosts.front()->stats());
+  show("traffic", base.fab.generators.front()->stats());
+  // Each offload family's blocks, from a fabric of an algorithm that needs them.
+  for (const offload_family& f : offload_families()) {
+    for (const algorithms::algorithm_info& a : algorithms::algorithms()) {
+      if (a.offload != f.name) continue;
+      const probe with("probe_" + f.name, a.name);
+      for (const auto& o : with.fab.offloads) o->list_statistics(show);
+      break;
+    }
+  }
 }
 
 nlohmann::json config_to_json(const config& cfg) {
@@ -259,7 +289,7 @@ nlohmann::json run_scenario(const config& cfg,
   }
   const auto sim_end = std::chrono::steady_clock::now();
   if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
-  fab.finish_recording();
+  fab.finish();
 
   const std::string problem = check_finished(fab, progress, s);
   if (!problem.empty()) throw simulation_failure(problem);
@@ -309,7 +339,7 @@ nlohmann::json run_scenario(const config& cfg,
     cls_messages[k] += l->messages.value;
     packet_hops += l->packets.value + l->control_packets.value;
   }
-  for (const auto& l : fab.unit_links) packet_hops += l->packets.value + l->control_packets.value;
+  for (const auto& o : fab.offloads) packet_hops += o->packet_hops();
   for (network::link_class k = 0; k < p.topo->num_link_classes(); ++k) {
     r["traversals"][p.topo->class_name(k)] = {{"packets", cls_packets[k]},
                                               {"messages", cls_messages[k]}};
@@ -329,7 +359,7 @@ nlohmann::json run_scenario(const config& cfg,
                   {"latency_ns_avg", latency.mean() / 1000.0},
                   {"latency_ns_max", latency.count ? latency.max / 1000.0 : 0.0}};
   if (s.traffic.kind != "none") r["traffic"] = traffic_report(s, fab);
-  if (fab.manager) r["ragasa"] = ragasa_report(fab);
+  for (const auto& o : fab.offloads) r[o->name()] = o->report();
   if (s.link_traffic) r["link_traffic"] = link_traffic_report(fab, *p.topo, *p.place, s.root);
 
   const double wall =
@@ -350,9 +380,7 @@ nlohmann::json run_scenario(const config& cfg,
     add_block_stats(b, fab.nics);
     add_block_stats(b, fab.hosts);
     add_block_stats(b, fab.generators);
-    add_block_stats(b, fab.units);
-    add_block_stats(b, fab.unit_links);
-    if (fab.manager) b[fab.manager->name()] = stats_to_json(fab.manager->stats());
+    for (const auto& o : fab.offloads) o->add_block_stats(b);
   }
   if (on_result) on_result(r);
   return r;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "tb/config.h"
+#include "tlm/statistics.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,6 +37,10 @@ nlohmann::json run_scenario(const config& cfg,
 // Every block kind's declared statistics (name, unit, description), read from the blocks
 // of a small elaborated fabric; for `bcastsim list`. Must run before any simulation.
 void list_statistics(std::ostream& os);
+
+// A block's declared statistics as a JSON object (counters as numbers, accumulators as
+// count/mean/min/max).
+nlohmann::json stats_to_json(const tlm_net::stat_group& g);
 
 // The effective configuration as a nested JSON object (numbers as numbers).
 nlohmann::json config_to_json(const config& cfg);

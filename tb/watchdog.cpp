@@ -12,20 +12,18 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
     for (const std::string& e : progress.errors) os << "\n  " << e;
     return os.str();
   }
-  // Bcast Units take packets out of the network and inject their copies: for conservation
-  // they are both a destination and a source.
+  // Offload blocks (Bcast Units) take packets out of the network and inject their copies:
+  // for conservation they are both a destination and a source.
   uint64_t injected = 0, delivered = 0;
   for (const auto& n : fab.nics) {
     injected += n->packets_injected.value;
     delivered += n->packets_delivered.value;
   }
-  bool units_idle = true;
-  for (const auto& u : fab.units) {
-    injected += u->packets_out.value;
-    delivered += u->packets_in.value;
-    units_idle = units_idle && u->idle();
+  bool offloads_idle = true;
+  for (const auto& o : fab.offloads) {
+    o->count_packets(injected, delivered);
+    offloads_idle = offloads_idle && o->idle();
   }
-  const bool setup_done = !fab.manager || fab.manager->setup_done();
   bool hosts_done = true;
   for (const auto& h : fab.hosts) hosts_done = hosts_done && h->finished();
   uint64_t buffered = 0;
@@ -33,7 +31,7 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
   bool nics_idle = true;
   for (const auto& n : fab.nics) nics_idle = nics_idle && n->idle();
 
-  if (hosts_done && nics_idle && units_idle && setup_done && buffered == 0 &&
+  if (hosts_done && nics_idle && offloads_idle && buffered == 0 &&
       injected == delivered && fab.pool.in_use() == 0) {
     // Credits are conserved: every byte spent at an output is home or on its way back.
     for (const auto& r : fab.routers) {
@@ -80,13 +78,8 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
     if (shown >= max_blocks) break;
     if (r->buffered_packets() && r->describe_stall(os, 4)) ++shown;
   }
-  for (const auto& u : fab.units) {
-    if (shown >= max_blocks) break;
-    if (u->describe_stall(os)) ++shown;
-  }
-  if (fab.manager && !fab.manager->setup_done()) {
-    os << "  " << fab.manager->name() << ": " << fab.manager->mini_packets_parsed.value << " of "
-       << fab.manager->expected_mini_packets() << " Mini Packets parsed (set-up incomplete)\n";
+  for (const auto& o : fab.offloads) {
+    shown += o->describe_stall(os, shown < max_blocks ? max_blocks - shown : 0);
   }
   for (const auto& n : fab.nics) {
     if (shown >= max_blocks) break;

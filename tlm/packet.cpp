@@ -16,7 +16,7 @@ const char* to_string(packet_kind k) {
 
 std::ostream& operator<<(std::ostream& os, const packet& p) {
   os << "packet{" << to_string(p.kind) << " " << p.src << "->" << p.dst;
-  if (p.unit_router != network::invalid_id) os << " (unit of router " << p.unit_router << ")";
+  if (p.offload.family != 0) os << " (offload family " << unsigned(p.offload.family) << ")";
   return os << " msg " << p.msg_id << " tag " << p.tag << " pkt " << p.index << "/" << p.count
             << " " << p.size_bytes << " B vc " << static_cast<unsigned>(p.vc) << " routers "
             << p.routers << "}";

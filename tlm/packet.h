@@ -12,7 +12,10 @@
 #include "network/routing.h"
 #include "network/topology.h"
 
+#include <array>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <iosfwd>
 #include <systemc>
 #include <tlm>
@@ -27,6 +30,31 @@ enum class packet_kind : uint8_t {
 };
 const char* to_string(packet_kind k);
 
+// Fields of an offload family's own, carried by its packets and read only by that family's
+// blocks and routing hook (Ragasa: the router whose Bcast Unit takes the packet). Stored in
+// place as a small typed sub-header, so packets stay pooled and trivially copied.
+struct family_header {
+  static constexpr size_t capacity_bytes = 8;
+  uint8_t family = 0;  // 0: none (an ordinary packet); else the offload family's id
+  alignas(8) std::array<uint8_t, capacity_bytes> bytes{};
+
+  template <class H>
+  static family_header of(uint8_t family, const H& h) {
+    static_assert(sizeof(H) <= capacity_bytes && std::is_trivially_copyable_v<H>);
+    family_header f;
+    f.family = family;
+    std::memcpy(f.bytes.data(), &h, sizeof h);
+    return f;
+  }
+  template <class H>
+  H as() const {
+    static_assert(sizeof(H) <= capacity_bytes && std::is_trivially_copyable_v<H>);
+    H h;
+    std::memcpy(&h, bytes.data(), sizeof h);
+    return h;
+  }
+};
+
 class packet {
  public:
   // Addressing.
@@ -35,9 +63,9 @@ class packet {
   packet_kind kind = packet_kind::data;
   uint8_t vc = 0;           // VC on the link the packet is crossing now
   uint32_t size_bytes = 0;  // bytes on the wire
-  // Offload traffic: bound for the Bcast Unit of this router, not for `dst`, which is then
-  // only where routing aims (a terminal of that router). invalid_id for ordinary packets.
-  network::router_id unit_router = network::invalid_id;
+  // Offload traffic: the family's own fields (for Ragasa, dst is then only where routing
+  // aims: a terminal of the router whose unit takes the packet).
+  family_header offload;
 
   // Message this packet belongs to.
   uint64_t msg_id = 0;  // per source NIC, in send order

@@ -69,7 +69,7 @@ void host::start(uint32_t i) {
       m_agenda.push(use_cpu(static_cast<double>(o.compute_ns)), action{action_kind::complete, i});
       break;
     case op_kind::offload_bcast:
-      if (m_offload_router == network::invalid_id) {
+      if (m_offload_target.family == 0) {
         m_progress.errors.push_back(std::string(name()) +
                                     ": an offload broadcast, but the fabric has no Bcast Units");
         break;
@@ -87,8 +87,8 @@ void host::start(uint32_t i) {
   }
 }
 
-void host::enable_offload(network::router_id router, uint32_t collective_id) {
-  m_offload_router = router;
+void host::enable_offload(const tlm_net::family_header& target, uint32_t collective_id) {
+  m_offload_target = target;
   m_offload_collective = collective_id;
   m_gate_open = false;
 }
@@ -112,7 +112,7 @@ void host::complete(uint32_t i) {
   } else if (o.kind == op_kind::offload_bcast) {
     message m;
     m.dst = m_nic.terminal();  // routing aims at the own router; its unit takes the packets
-    m.unit_router = m_offload_router;
+    m.offload = m_offload_target;
     m.collective_id = m_offload_collective;
     m.bytes = o.bytes;
     m.buf_offset = o.offset;

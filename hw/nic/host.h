@@ -57,9 +57,11 @@ class host final : public sc_core::sc_module, public nic_client {
   void on_message(network::terminal_id src, uint32_t tag, uint64_t buf_offset,
                   uint64_t bytes) override;
 
-  // Offload ops go to the Bcast Unit of `router` (the rank's own) as collective
-  // `collective_id`, and wait until open_offload_gate(): the tree's set-up is done.
-  void enable_offload(network::router_id router, uint32_t collective_id);
+  // Offload ops send their data once, as collective `collective_id`, with the offload
+  // family's header `target` (e.g. Ragasa: to the Bcast Unit of the rank's own router;
+  // routing aims at the rank's own terminal), and wait until open_offload_gate(): the
+  // family's set-up is done.
+  void enable_offload(const tlm_net::family_header& target, uint32_t collective_id);
   void open_offload_gate();
 
   bool finished() const { return m_completed == m_program.ops.size(); }
@@ -110,7 +112,7 @@ class host final : public sc_core::sc_module, public nic_client {
   std::vector<uint32_t> m_deps_left;                // [op]
   std::vector<std::vector<uint32_t>> m_dependents;  // [op]
   std::vector<uint32_t> m_posted;                   // recv ops posted, not matched, in order
-  network::router_id m_offload_router = network::invalid_id;
+  tlm_net::family_header m_offload_target;  // family 0: no offload hardware
   uint32_t m_offload_collective = 0;
   bool m_gate_open = true;
   std::vector<uint32_t> m_gated;      // offload ops waiting for the gate

@@ -75,7 +75,7 @@ void host_nic::inject() {
     p->src = m_terminal;
     p->dst = o.msg.dst;
     p->kind = o.msg.kind;
-    p->unit_router = o.msg.unit_router;
+    p->offload = o.msg.offload;
     p->vc = vc;
     p->size_bytes = wire;
     p->msg_id = o.id;

@@ -37,8 +37,8 @@ struct message {
   uint32_t tag = 0;
   uint32_t collective_id = 0;
   tlm_net::packet_kind kind = tlm_net::packet_kind::data;  // control: a Mini Packet
-  // Offload: bound for the Bcast Unit of this router; dst is then one of its terminals.
-  network::router_id unit_router = network::invalid_id;
+  // Offload: the family's fields, copied into every packet (tlm_net::family_header).
+  tlm_net::family_header offload;
 };
 
 // Receives whole messages from the NIC.

@@ -364,7 +364,7 @@ void bcast_unit::build() {
   packet* p = m_pool.acquire();
   p->src = src->src;
   p->dst = d.child.dst;
-  p->unit_router = d.child.unit_router;
+  p->offload = to_unit(d.child.unit_router);
   p->kind = src->kind;
   p->vc = 0;
   p->size_bytes = src->size_bytes;

@@ -4,6 +4,7 @@
 // with the same parameters, statistics and stall diagnosis.
 #pragma once
 
+#include "hw/ragasa/packet_fields.h"
 #include "network/routing.h"
 #include "network/topology.h"
 #include "tlm/packet.h"
@@ -33,11 +34,42 @@ struct bcast_unit_params {
   uint32_t descriptor_cycles = 2;              // descriptor generation, per descriptor
   uint32_t dispatch_cycles = 2;                // Dispatcher, per descriptor
   uint32_t send_cycles = 4;                    // Send Packet Scheduler + SI, per packet
-  uint32_t packet_bytes = 512;                 // largest packet
-  uint32_t input_buffer_bytes = 16384;         // RI buffer per VC: the router's credits
-  uint32_t output_buffer_bytes = 16384;        // the router's VC 0 buffer behind `out`
+  uint32_t input_buffer_bytes = 2048;          // RI buffer per VC: the router's credits
+  // Set by the fabric from the network, not keys of their own:
+  uint32_t packet_bytes = 512;           // largest packet
+  uint32_t output_buffer_bytes = 16384;  // the router's VC 0 buffer behind `out`
   uint32_t vcs = 3;
   uint64_t seed = 1;  // routing entropy of the copies, with the unit's terminal
+
+  // The scenario keys (ragasa.*), declared once: see network/params.h.
+  template <class V>
+  void visit(V& v) {
+    v.field("ragasa.clock_mhz", clock_mhz, 1e-3, 1e6, "Bcast Unit clock");
+    v.field("ragasa.ri_buffer_bytes", input_buffer_bytes, 1, 1u << 30,
+            "Receive Interface buffer per VC (the router's credits toward the unit)");
+    v.field("ragasa.ri_cycles", ri_cycles, 0, 1e6, "RI: flits assembled into a packet");
+    v.field("ragasa.rx_queues", rx_queues, 1, 1024,
+            "Rx-queues (a collective uses queue id % rx_queues)");
+    v.field("ragasa.rx_queue_packets", rx_queue_packets, 1, 1e6,
+            "depth of each Rx-queue, packets");
+    v.field("ragasa.scheduler_cycles", scheduler_cycles, 0, 1e6,
+            "Receive Packet Scheduler, per packet");
+    v.field("ragasa.membership_entries", membership_entries, 1, 1e6,
+            "collectives the Membership Table holds");
+    v.field("ragasa.working_memory_bytes", working_memory_bytes, 1, 68719476736.0,
+            "Working Memory");
+    v.field("ragasa.descriptor_threshold_bytes", descriptor_threshold_bytes, 1, 68719476736.0,
+            "bytes of a message stored before descriptors are generated for them");
+    v.field("ragasa.descriptor_cycles", descriptor_cycles, 0, 1e6,
+            "descriptor generation, per descriptor");
+    v.field("ragasa.work_queue_descriptors", work_queue_descriptors, 1, 1e6,
+            "Work Queue Element capacity");
+    v.field("ragasa.dispatch_cycles", dispatch_cycles, 0, 1e6,
+            "Dispatcher (connection set-up), per descriptor");
+    v.field("ragasa.send_queue_descriptors", send_queue_descriptors, 1, 1e6,
+            "dispatched descriptors the Send Packet Scheduler holds and interleaves");
+    v.field("ragasa.send_cycles", send_cycles, 0, 1e6, "Send Packet Scheduler + SI, per packet");
+  }
 };
 
 // One child of a collective at this unit: a terminal attached to the router, or the Bcast

@@ -325,7 +325,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
     tlm_net::packet* p = m_pool.acquire();
     p->src = src.src;
     p->dst = c.ev_copy_dst;
-    p->unit_router = c.ev_copy_unit;
+    p->offload = to_unit(c.ev_copy_unit);
     p->kind = src.kind;
     p->vc = 0;
     p->size_bytes = src.size_bytes;

@@ -44,7 +44,7 @@ void manager::start() {
   for (size_t i = 0; i < m_routers.size(); ++i) {
     message m;
     m.kind = tlm_net::packet_kind::control;
-    m.unit_router = m_routers[i];
+    m.offload = to_unit(m_routers[i]);
     m.dst = m_topo.terminals_of(m_routers[i]).front();  // where routing aims
     m.collective_id = m_params.collective_id;
     m.bytes = m_bytes[i];

@@ -26,6 +26,15 @@ struct manager_params {
   uint32_t collective_id = 1;
   uint32_t mini_packet_header_bytes = 16;
   uint32_t mini_packet_child_bytes = 4;
+
+  // The scenario keys, declared once: see network/params.h.
+  template <class V>
+  void visit(V& v) {
+    v.field("ragasa.mini_packet_header_bytes", mini_packet_header_bytes, 1, 1 << 20,
+            "Mini Packet header");
+    v.field("ragasa.mini_packet_child_bytes", mini_packet_child_bytes, 1, 1 << 20,
+            "Mini Packet bytes per child");
+  }
 };
 
 // The child list of every router of `tree` as its unit reads it (sources[router]): terminal

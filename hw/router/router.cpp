@@ -1,7 +1,5 @@
 #include "hw/router/router.h"
 
-#include "network/dragonfly.h"
-
 #include <algorithm>
 #include <ostream>
 #include <sstream>
@@ -23,19 +21,19 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
                const network::topology& topo, const network::routing_policy& routing,
                const router_params& params)
     : sc_core::sc_module(name),
-      in("in", topo.radix(id) + (params.bcast_unit_port ? 1 : 0)),
-      out("out", topo.radix(id) + (params.bcast_unit_port ? 1 : 0)),
+      in("in", topo.radix(id) + (params.attached.present ? 1 : 0)),
+      out("out", topo.radix(id) + (params.attached.present ? 1 : 0)),
       m_id(id),
       m_topo(topo),
       m_routing(routing),
       m_params(params),
-      m_radix(topo.radix(id) + (params.bcast_unit_port ? 1 : 0)),
+      m_radix(topo.radix(id) + (params.attached.present ? 1 : 0)),
       m_vcs(params.vcs),
       m_agenda(m_wakeup) {
   m_period = sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5));
   m_pipeline = m_period * params.delay_cycles;
-  if (params.unit_input_gib_per_s > 0)
-    m_unit_ps_per_byte = 1e12 / (params.unit_input_gib_per_s * 1024.0 * 1024.0 * 1024.0);
+  if (params.attached.input_gib_per_s > 0)
+    m_unit_ps_per_byte = 1e12 / (params.attached.input_gib_per_s * 1024.0 * 1024.0 * 1024.0);
   m_fw.reset(new tlm_net::tagged_fw<router>[m_radix]);
   m_bw.reset(new tlm_net::tagged_bw<router>[m_radix]);
   m_inputs.resize(m_radix);
@@ -52,8 +50,8 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
     if (port == topo.radix(id)) {
       m_unit_port = port;
       m_inputs[port].cls = network::terminal_class;
-      m_inputs[port].capacity_bytes = params.unit_in_vc_buffer_bytes;
-      cap = params.unit_credit_bytes;
+      m_inputs[port].capacity_bytes = params.attached.in_vc_buffer_bytes;
+      cap = params.attached.credit_bytes;
     } else {
       const network::port_info& info = topo.port(id, port);
       m_inputs[port].cls = info.cls;
@@ -200,31 +198,24 @@ void router::on_wakeup() {
 }
 
 network::route_decision router::route(packet& p) {
-  if (p.unit_router == network::invalid_id) return m_routing.route(m_id, p.dst, p.route, this);
-  if (p.unit_router == m_id) {
-    if (m_unit_port == network::invalid_id) {
-      SC_REPORT_ERROR(name(), "a packet for a Bcast Unit arrived at a router without one");
-      return m_routing.route(m_id, p.dst, p.route, this);
-    }
-    return {m_unit_port, 0};  // ejection VC, as toward a terminal
-  }
-  // A copy fresh from its unit (or a Mini Packet fresh from its NIC) for a neighbour's
-  // unit: one hop on the direct link, VC 0 -- the first channel of every policy's order,
-  // followed only by the ejection into the unit, so the VC disciplines still hold.
-  if (p.route.local_hops == 0 && p.route.global_hops == 0) {
-    const auto it = std::lower_bound(m_neighbours.begin(), m_neighbours.end(), p.unit_router,
-                                     [](const std::pair<network::router_id, network::port_id>& n,
-                                        network::router_id r) { return n.first < r; });
-    if (it != m_neighbours.end() && it->first == p.unit_router) {
-      if (m_inputs[it->second].cls == network::dragonfly_classes::global) {
-        ++p.route.global_hops;
-      } else {
-        ++p.route.local_hops;
-      }
-      return {it->second, 0};
+  if (p.offload.family != 0) {
+    const attached_port_hook* hook = m_params.attached.hook;
+    if (!hook) {
+      SC_REPORT_ERROR(name(), "a packet for an offload family's attached block arrived at a "
+                              "router without one");
+    } else {
+      network::route_decision d;
+      if (hook->route(*this, p, d)) return d;
     }
   }
   return m_routing.route(m_id, p.dst, p.route, this);
+}
+
+network::port_id router::port_to(network::router_id r) const {
+  const auto it = std::lower_bound(m_neighbours.begin(), m_neighbours.end(), r,
+                                   [](const std::pair<network::router_id, network::port_id>& n,
+                                      network::router_id x) { return n.first < x; });
+  return it != m_neighbours.end() && it->first == r ? it->second : network::invalid_id;
 }
 
 void router::allocate() {
@@ -344,7 +335,7 @@ bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
       if (q.occupancy_bytes == 0) continue;
       if (lines++ >= max_lines) return true;
       os << "  " << name() << " input port " << i << " ("
-         << (i == m_unit_port ? std::string("bcast unit") : m_topo.class_name(m_inputs[i].cls)) << ") VC " << vc
+         << (i == m_unit_port ? m_params.attached.label : m_topo.class_name(m_inputs[i].cls)) << ") VC " << vc
          << ": " << q.fifo.size() << " packets routed, " << q.occupancy_bytes << " bytes buffered";
       if (!q.fifo.empty()) {
         const packet* h = q.fifo.front();

@@ -27,6 +27,7 @@
 #include "tlm/trace_window.h"
 
 #include <array>
+#include <string>
 #include <iosfwd>
 #include <memory>
 #include <systemc>
@@ -35,21 +36,37 @@
 
 namespace bcastsim::hw {
 
+class router;
+
+// An offload family's routing hook: where the family's packets (packet.offload.family != 0)
+// go at router r. Returns true with `d` set, or false to leave the packet to the routing
+// policy. Called on the hot path: no allocation.
+class attached_port_hook {
+ public:
+  virtual ~attached_port_hook() = default;
+  virtual bool route(const router& r, tlm_net::packet& p, network::route_decision& d) const = 0;
+};
+
 struct router_params {
   uint32_t vcs = 3;            // VCs on every port
   uint32_t delay_cycles = 50;  // routing + allocation + crossbar pipeline
   double clock_mhz = 1000.0;
   // Input VC buffer per link class of the topology ([0] = terminal), in bytes.
   std::vector<uint32_t> vc_buffer_bytes{16384, 16384, 32768};
-  // An attached Bcast Unit (Ragasa) on the extra port topology radix: packets whose
-  // unit_router is this router are switched to it, and its copies come in through it.
-  bool bcast_unit_port = false;
-  uint32_t unit_in_vc_buffer_bytes = 16384;  // input VC buffer for the unit's copies
-  uint32_t unit_credit_bytes = 16384;        // the unit's receive buffer per VC (credits)
-  // The crossbar input of the unit's copies runs at the unit port's rate, not at the rate
-  // of the output it feeds: while one copy drains onto its output link, the next may go
-  // to another output (in-router replication bandwidth). 0 = like every other input.
-  double unit_input_gib_per_s = 0;
+  // A block attached on the extra port `topology radix` by an offload family (Ragasa's Bcast
+  // Unit): the family's hook steers the family's packets, and what the block sends comes in
+  // through the same port.
+  struct attached_port {
+    bool present = false;
+    std::string label = "attached";            // in stall reports, e.g. "bcast unit"
+    uint32_t in_vc_buffer_bytes = 16384;       // input VC buffer for what the block sends
+    uint32_t credit_bytes = 16384;             // the block's receive buffer per VC (credits)
+    // The crossbar input of the block's packets runs at this rate, not at the rate of the
+    // output it feeds: while one packet drains onto its output link, the next may go to
+    // another output (in-router replication bandwidth). 0 = like every other input.
+    double input_gib_per_s = 0;
+    const attached_port_hook* hook = nullptr;  // owned by the family; outlives the router
+  } attached;
 };
 
 class router final : public sc_core::sc_module, public network::port_occupancy_view {
@@ -63,10 +80,14 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   SC_HAS_PROCESS(router);
 
   network::router_id id() const { return m_id; }
-  // Ports: the topology's, then the Bcast Unit's if attached.
+  // Ports: the topology's, then the attached block's, if any.
   uint32_t radix() const { return m_radix; }
-  // The port of the attached Bcast Unit; invalid_id without one.
-  network::port_id unit_port() const { return m_unit_port; }
+  // The port of the attached block; invalid_id without one.
+  network::port_id attached_port() const { return m_unit_port; }
+  // The first port to neighbouring router r (a direct link); invalid_id if none.
+  network::port_id port_to(network::router_id r) const;
+  network::link_class port_class(network::port_id port) const { return m_inputs[port].cls; }
+  const network::routing_policy& routing() const { return m_routing; }
 
   // Transport (called through the tagged adapters).
   tlm::tlm_sync_enum nb_transport_fw(uint32_t port, tlm_net::packet& p, tlm::tlm_phase& ph,

@@ -1,3 +1,4 @@
+#include "hw/ragasa/packet_fields.h"
 #include "tb/cosim/harness.h"
 
 #include "tlm/packet_pool.h"
@@ -153,7 +154,7 @@ class unit_driver final : public sc_core::sc_module, public tlm_net::bw_if {
     p->kind = a.kind;
     p->vc = 0;
     p->size_bytes = a.size_bytes;
-    p->unit_router = a.unit_router;
+    p->offload = hw::ragasa::to_unit(a.unit_router);
     p->msg_id = a.msg_id;
     p->tag = a.tag;
     p->collective_id = a.collective_id;
@@ -220,7 +221,7 @@ class unit_sink final : public sc_core::sc_module, public tlm_net::fw_if {
       SC_REPORT_ERROR(name(), "credit protocol violated: the unit overran the router's buffer");
 
     event e = event_of(p, now);
-    e.child = membership_child{p.dst, p.unit_router};
+    e.child = membership_child{p.dst, hw::ragasa::unit_router(p)};
     m_log.add(stage::copy, e);
 
     const uint64_t ser = m_stim.sink.serialisation_ps(p.size_bytes);

@@ -1,3 +1,4 @@
+#include "hw/ragasa/packet_fields.h"
 #include "tb/cosim/recorder.h"
 
 #include "tb/cosim/stimulus.h"
@@ -51,7 +52,7 @@ void unit_input_recorder::add_packet(const std::string& unit, const tlm_net::pac
   a.kind = p.kind;
   a.src = p.src;
   a.dst = p.dst;
-  a.unit_router = p.unit_router;
+  a.unit_router = hw::ragasa::unit_router(p);
   a.collective_id = p.collective_id;
   a.msg_id = p.msg_id;
   a.tag = p.tag;

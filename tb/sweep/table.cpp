@@ -1,5 +1,8 @@
 #include "tb/sweep/table.h"
 
+#include "network/topology_kind.h"
+#include "tb/offload_family.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -16,27 +19,36 @@ const std::vector<std::string> run_columns = {"collective.completion_ns",
                                               "packets.hops_avg",
                                               "packets.latency_ns_avg",
                                               "packets.latency_ns_max",
-                                              "traversals.terminal.messages",
-                                              "traversals.local.messages",
-                                              "traversals.global.messages",
-                                              "traversals.terminal.packets",
-                                              "traversals.local.packets",
-                                              "traversals.global.packets",
+                                              "TRAVERSALS",
                                               "perf.packet_hops"};
-const std::vector<std::string> ragasa_columns = {"ragasa.setup.setup_ns",
-                                                 "ragasa.units.memory_stall_ns",
-                                                 "ragasa.units.rx_hol_blocked_ns",
-                                                 "ragasa.units.ri_blocked_ns",
-                                                 "ragasa.units.working_memory_peak_bytes",
-                                                 "ragasa.units.bytes_replicated",
-                                                 "ragasa.units.packets_out"};
 const std::vector<std::string> traffic_columns = {
     "traffic.offered_load", "traffic.accepted_load", "traffic.latency_ns.avg",
     "traffic.latency_ns.p99", "traffic.dropped_at_source"};
-const std::vector<std::string> analyze_columns = {
-    "collective.makespan_links",    "collective.messages",       "hops_avg",
-    "traversals.terminal.messages", "traversals.local.messages", "traversals.global.messages",
-    "traversals.terminal.packets",  "traversals.local.packets",  "traversals.global.packets"};
+const std::vector<std::string> analyze_columns = {"collective.makespan_links",
+                                                  "collective.messages", "hops_avg", "TRAVERSALS"};
+
+// The link classes of the results' topology, in the order its kind declares them (dragonfly:
+// terminal, local, global), then any a topology brought itself (a graph file's), by name.
+std::vector<std::string> link_classes(const std::vector<nlohmann::json>& docs) {
+  std::string kind = network::topology_kinds().front().name;
+  for (const auto& d : docs) {
+    if (d.contains("/config/topology/kind"_json_pointer)) {
+      kind = d["config"]["topology"]["kind"].get<std::string>();
+      break;
+    }
+  }
+  std::vector<std::string> classes;
+  for (const network::link_class_decl& c : network::find_topology_kind(kind).classes) {
+    classes.push_back(c.name);
+  }
+  for (const auto& d : docs) {
+    if (!d.contains("traversals") || !d["traversals"].is_object()) continue;
+    for (const auto& [name, v] : d["traversals"].items()) {
+      if (std::find(classes.begin(), classes.end(), name) == classes.end()) classes.push_back(name);
+    }
+  }
+  return classes;
+}
 
 const nlohmann::json* dig(const nlohmann::json& doc, const std::string& path) {
   const nlohmann::json* at = &doc;
@@ -77,16 +89,31 @@ std::string csv_field(const std::string& v) {
 
 std::vector<std::string> result_columns(const study& s,
                                         const std::vector<std::optional<point_outcome>>& outcomes) {
-  std::vector<std::string> cols = s.command == "run" ? run_columns : analyze_columns;
-  bool ragasa = false, traffic = false;
+  std::vector<nlohmann::json> docs;
   for (const auto& o : outcomes) {
     if (!o || !o->ok) continue;
-    const auto doc = nlohmann::json::parse(o->result, nullptr, false);
-    ragasa = ragasa || (doc.is_object() && doc.contains("ragasa"));
-    traffic = traffic || (doc.is_object() && doc.contains("traffic"));
+    auto doc = nlohmann::json::parse(o->result, nullptr, false);
+    if (doc.is_object()) docs.push_back(std::move(doc));
   }
-  if (ragasa) add(cols, ragasa_columns);
-  if (traffic) add(cols, traffic_columns);
+  const auto any_has = [&docs](const std::string& section) {
+    return std::any_of(docs.begin(), docs.end(),
+                       [&](const nlohmann::json& d) { return d.contains(section); });
+  };
+  std::vector<std::string> cols;
+  for (const std::string& c : s.command == "run" ? run_columns : analyze_columns) {
+    if (c != "TRAVERSALS") {
+      cols.push_back(c);
+      continue;
+    }
+    const std::vector<std::string> classes = link_classes(docs);
+    for (const char* what : {".messages", ".packets"}) {
+      for (const std::string& cls : classes) cols.push_back("traversals." + cls + what);
+    }
+  }
+  for (const offload_family& f : offload_families()) {
+    if (any_has(f.name)) add(cols, f.sweep_columns);
+  }
+  if (any_has("traffic")) add(cols, traffic_columns);
   add(cols, s.columns);
   return cols;
 }

@@ -4,6 +4,7 @@
 // at credits_not_before_ps, if later: a receiver that frees its buffer late).
 #pragma once
 
+#include "hw/ragasa/packet_fields.h"
 #include "hw/ragasa/bcast_unit.h"
 #include "tlm/packet.h"
 #include "tlm/packet_pool.h"
@@ -102,7 +103,7 @@ class bcast_sink final : public sc_core::sc_module, public tlm_net::fw_if {
                                      sc_core::sc_time& t) override {
     const uint64_t now = sc_core::sc_time_stamp().value();
     got.push_back(
-        arrival{now, p.dst, p.collective_id, p.msg_id, p.index, p.size_bytes, p.unit_router, p.vc});
+        arrival{now, p.dst, p.collective_id, p.msg_id, p.index, p.size_bytes, hw::ragasa::unit_router(p), p.vc});
     t = ps(uint64_t{p.size_bytes} * ps_per_byte);  // link busy until the tail left
     tlm::tlm_phase c = tlm_net::CREDIT;
     sc_core::sc_time d = t;

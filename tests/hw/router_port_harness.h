@@ -4,6 +4,7 @@
 // the credit when the tail has left, plus credit_delay_ps.
 #pragma once
 
+#include "hw/ragasa/packet_fields.h"
 #include "hw/router/router.h"
 #include "network/dragonfly.h"
 #include "network/routing.h"
@@ -65,7 +66,7 @@ class port_peer final : public sc_core::sc_module, public tlm_net::fw_if, public
     tlm_net::packet* p = m_pool.acquire();
     p->src = 0;
     p->dst = s.dst;
-    p->unit_router = s.unit_router;
+    p->offload = hw::ragasa::to_unit(s.unit_router);
     p->vc = s.vc;
     p->size_bytes = s.size;
     p->tag = s.tag;
@@ -79,7 +80,7 @@ class port_peer final : public sc_core::sc_module, public tlm_net::fw_if, public
 
   tlm::tlm_sync_enum nb_transport_fw(tlm_net::packet& p, tlm::tlm_phase&,
                                      sc_core::sc_time& t) override {
-    got.push_back(arrival{sc_core::sc_time_stamp().value(), p.dst, p.unit_router, p.vc,
+    got.push_back(arrival{sc_core::sc_time_stamp().value(), p.dst, hw::ragasa::unit_router(p), p.vc,
                           p.size_bytes, p.tag, p.route, p.routers});
     t = sc_core::sc_time::from_value(uint64_t{p.size_bytes} * ps_per_byte);
     tlm::tlm_phase c = tlm_net::CREDIT;

@@ -213,6 +213,7 @@ BOOST_AUTO_TEST_CASE(bcast_unit_one_packet_of_memory_drains) {
   bcast_unit_params p;
   p.working_memory_bytes = 512;  // one packet
   p.rx_queue_packets = 2;
+  p.input_buffer_bytes = 16384;  // the scripted source sends all 8 packets without credits
   bcast_bench b("bench", p);
   b.membership.set(6, {{2}, {3}});
   b.source.plans = {plan{1000, mp, 6, 0, 0, 1, 64}};

@@ -1,6 +1,7 @@
 // hw/router: the attached Bcast Unit's port (Ragasa) -- offload routing, the unit port's
 // buffers and crossbar rate, errors and stall reports. One router of a small dragonfly with a
 // scripted peer on every port (router_port_harness.h).
+#include "hw/ragasa/router_hook.h"
 #include "hw/router/router.h"
 #include "network/dragonfly.h"
 
@@ -38,7 +39,10 @@ hw::router_params single_params(bool unit) {
   hw::router_params rp;
   rp.vcs = 2;
   rp.delay_cycles = 10;
-  rp.bcast_unit_port = unit;
+  static const hw::ragasa::router_hook hook;  // Ragasa's routing hook, as the family sets it
+  rp.attached.present = unit;
+  rp.attached.label = "bcast unit";
+  rp.attached.hook = unit ? &hook : nullptr;
   return rp;
 }
 
@@ -64,11 +68,11 @@ BOOST_AUTO_TEST_CASE(router_radix_includes_the_unit_port) {
   router_bench without("without", k_single, 0, single_params(false));
   BOOST_TEST(with.topo.radix(0) == 3u);
   BOOST_TEST(with.rt.radix() == 4u);
-  BOOST_TEST(with.rt.unit_port() == 3u);
+  BOOST_TEST(with.rt.attached_port() == 3u);
   BOOST_TEST(with.rt.in.size() == 4u);
   BOOST_TEST(with.rt.out.size() == 4u);
   BOOST_TEST(without.rt.radix() == 3u);
-  BOOST_TEST(without.rt.unit_port() == network::invalid_id);
+  BOOST_TEST(without.rt.attached_port() == network::invalid_id);
   BOOST_TEST(without.rt.in.size() == 3u);
   sc_core::sc_start();  // both elaborate with every port bound
   BOOST_TEST(with.rt.unreturned_credit_bytes(3) == 0u);
@@ -195,7 +199,7 @@ BOOST_AUTO_TEST_CASE(router_packet_for_a_neighbours_unit_mid_route_follows_the_p
 
 BOOST_AUTO_TEST_CASE(router_unit_input_rate_lets_copies_start_closer_than_the_output) {
   hw::router_params rp = single_params(true);
-  rp.unit_input_gib_per_s = 64;  // 1e12 / 2^36 = 14.5519... ps per byte
+  rp.attached.input_gib_per_s = 64;  // 1e12 / 2^36 = 14.5519... ps per byte
   router_bench b("bench", k_single, 0, rp);
   check_wiring(b);
   b.script = [](router_bench& self) {
@@ -228,7 +232,7 @@ BOOST_AUTO_TEST_CASE(router_unit_input_rate_lets_copies_start_closer_than_the_ou
 
 BOOST_AUTO_TEST_CASE(router_unit_input_waits_for_the_copy_tail) {
   hw::router_params rp = single_params(true);
-  rp.unit_input_gib_per_s = 64;
+  rp.attached.input_gib_per_s = 64;
   router_bench b("bench", k_single, 0, rp);
   b.script = [](router_bench& self) {
     wait_until(1000);
@@ -248,8 +252,8 @@ BOOST_AUTO_TEST_CASE(router_unit_input_waits_for_the_copy_tail) {
 BOOST_AUTO_TEST_CASE(router_unit_port_buffers_have_their_own_sizes) {
   hw::router_params rp = single_params(true);
   rp.vc_buffer_bytes = {512, 16384, 32768};  // the terminal class: one packet per VC
-  rp.unit_in_vc_buffer_bytes = 1024;         // two of the unit's copies
-  rp.unit_credit_bytes = 1024;               // the unit takes two packets per VC
+  rp.attached.in_vc_buffer_bytes = 1024;         // two of the unit's copies
+  rp.attached.credit_bytes = 1024;               // the unit takes two packets per VC
   router_bench b("bench", k_single, 0, rp);
   check_wiring(b);
   b.peers[3]->credit_delay_ps = 100000;  // the unit frees its buffer late
@@ -284,7 +288,7 @@ BOOST_AUTO_TEST_CASE(router_unit_port_buffers_have_their_own_sizes) {
 
 BOOST_AUTO_TEST_CASE(router_unit_input_buffer_overflow_is_an_error) {
   hw::router_params rp = single_params(true);
-  rp.unit_in_vc_buffer_bytes = 512;  // one copy; the terminal class would hold 32
+  rp.attached.in_vc_buffer_bytes = 512;  // one copy; the terminal class would hold 32
   router_bench b("bench", k_single, 0, rp);
   b.script = [](router_bench& self) {
     wait_until(1000);

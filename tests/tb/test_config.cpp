@@ -1,5 +1,6 @@
 // Scenario configuration: schema defaults, YAML loading, overrides and their errors.
 #include "tb/config.h"
+#include "tb/ragasa/family.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -85,10 +86,13 @@ BOOST_AUTO_TEST_CASE(vc_buffer_smaller_than_a_packet_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(ragasa_management_terminal_is_root_or_a_number) {
-  BOOST_TEST(make_scenario(config()).ragasa.management_terminal == bcastsim::network::invalid_id);
+  const auto settings = [](const config& c) {
+    return bcastsim::tb::ragasa::read_settings(c, make_scenario(c));
+  };
+  BOOST_TEST(settings(config()).management_terminal == bcastsim::network::invalid_id);
   config c;
   c.set("ragasa.management_terminal=17");
-  BOOST_TEST(make_scenario(c).ragasa.management_terminal == 17u);
+  BOOST_TEST(settings(c).management_terminal == 17u);
   // A number beyond the network is only known with the topology: the fabric refuses it
   // (tests/tb/test_ragasa.cpp).
   for (const char* v : {"x", "", "-1", "3x", "1e3", "4294967295", "99999999999999999999999"}) {
@@ -129,10 +133,10 @@ BOOST_AUTO_TEST_CASE(ragasa_buffers_smaller_than_a_packet_are_refused) {
   c.set("collective.algorithm=ragasa");
   c.set("ragasa.working_memory_bytes=1024");
   c.set("ragasa.ri_buffer_bytes=1024");
-  const auto s = make_scenario(c);
-  BOOST_TEST(s.ragasa.unit.working_memory_bytes == 1024u);
-  BOOST_TEST(s.ragasa.unit.input_buffer_bytes == 1024u);
-  BOOST_TEST(s.ragasa.unit.packet_bytes == 512u);
+  const auto st = bcastsim::tb::ragasa::read_settings(c, make_scenario(c));
+  BOOST_TEST(st.unit.working_memory_bytes == 1024u);
+  BOOST_TEST(st.unit.input_buffer_bytes == 1024u);
+  BOOST_TEST(st.unit.packet_bytes == 512u);
 }
 
 // The ragasa.* keys describe the Bcast Units, which only collective.algorithm = ragasa adds:

@@ -13,6 +13,7 @@
 #include "network/dragonfly.h"
 #include "cli_runner.h"
 #include "tb/plan.h"
+#include "tb/ragasa/family.h"
 #include "tb/simulation.h"
 #include "vcd_reader.h"
 
@@ -419,7 +420,9 @@ BOOST_AUTO_TEST_CASE(bad_ragasa_input_exits_2_naming_the_key) {
   size_t most = 0;
   for (const auto& c : tree.children) most = std::max(most, c.size());
   BOOST_REQUIRE(most > 1u);
-  const uint64_t child = (s.nic.packet_bytes - s.ragasa.mini_packet_header_bytes) / most;
+  const uint64_t child =
+      (s.nic.packet_bytes - tb::ragasa::read_settings(s.cfg, s).manager.mini_packet_header_bytes) /
+      most;
   const std::string fits = "ragasa.mini_packet_child_bytes=" + std::to_string(child);
   const std::string exceeds = "ragasa.mini_packet_child_bytes=" + std::to_string(child + 1);
   const run_result ok = run_bcastsim(with("ragasa", {fits}));

@@ -4,13 +4,19 @@
 // the units, with the busiest unit named.
 #pragma once
 
+#include "hw/ragasa/bcast_unit_base.h"
+#include "hw/ragasa/manager.h"
 #include "tb/fabric.h"
 
 #include <nlohmann/json.hpp>
 
-namespace bcastsim::tb {
+#include <memory>
+#include <vector>
 
-// Null when the fabric has no Bcast Units.
-nlohmann::json ragasa_report(const fabric& fab);
+namespace bcastsim::tb::ragasa {
 
-}  // namespace bcastsim::tb
+nlohmann::json ragasa_report(const fabric& fab,
+                             const std::vector<std::unique_ptr<hw::ragasa::bcast_unit_base>>& units,
+                             const hw::ragasa::manager& m);
+
+}  // namespace bcastsim::tb::ragasa

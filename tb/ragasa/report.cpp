@@ -1,12 +1,12 @@
-#include "tb/ragasa_report.h"
+#include "tb/ragasa/report.h"
 
 #include <algorithm>
 
-namespace bcastsim::tb {
+namespace bcastsim::tb::ragasa {
 
-nlohmann::json ragasa_report(const fabric& fab) {
-  if (!fab.manager) return nullptr;
-  const hw::ragasa::manager& m = *fab.manager;
+nlohmann::json ragasa_report(const fabric& fab,
+                             const std::vector<std::unique_ptr<hw::ragasa::bcast_unit_base>>& units,
+                             const hw::ragasa::manager& m) {
   std::vector<uint64_t> control(fab.topo().num_link_classes());
   for (const auto& l : fab.links) control[l->params().cls] += l->control_packets.value;
   nlohmann::json setup = {{"setup_ns", static_cast<double>(m.setup_ps.value) / 1000.0},
@@ -20,7 +20,7 @@ nlohmann::json ragasa_report(const fabric& fab) {
   uint64_t in = 0, out = 0, bytes = 0, descriptors = 0, stall = 0, hol = 0, ri = 0, active = 0;
   uint64_t peak_memory = 0, peak_rx = 0, peak_wq = 0, peak_sq = 0, peak_table = 0;
   const hw::ragasa::bcast_unit_base* busiest = nullptr;
-  for (const auto& u : fab.units) {
+  for (const auto& u : units) {
     in += u->packets_in.value;
     out += u->packets_out.value;
     bytes += u->bytes_replicated.value;
@@ -36,8 +36,8 @@ nlohmann::json ragasa_report(const fabric& fab) {
     peak_table = std::max(peak_table, u->membership_peak_entries.value);
     if (!busiest || u->packets_out.value > busiest->packets_out.value) busiest = u.get();
   }
-  const hw::ragasa::bcast_unit_params& p = fab.units.front()->params();
-  nlohmann::json units = {{"count", fab.units.size()},
+  const hw::ragasa::bcast_unit_params& p = units.front()->params();
+  nlohmann::json summed = {{"count", units.size()},
                           {"replicating", active},
                           {"packets_in", in},
                           {"packets_out", out},
@@ -54,7 +54,7 @@ nlohmann::json ragasa_report(const fabric& fab) {
                           {"membership_peak_entries", peak_table},
                           {"busiest", busiest ? busiest->basename() : ""},
                           {"busiest_packets_out", busiest ? busiest->packets_out.value : 0}};
-  return {{"setup", setup}, {"units", units}};
+  return {{"setup", setup}, {"units", summed}};
 }
 
-}  // namespace bcastsim::tb
+}  // namespace bcastsim::tb::ragasa

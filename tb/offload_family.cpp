@@ -1,0 +1,31 @@
+#include "tb/offload_family.h"
+
+#include "algorithms/registry.h"
+#include "tb/ragasa/family.h"
+
+#include <stdexcept>
+
+namespace bcastsim::tb {
+
+const std::vector<offload_family>& offload_families() {
+  // One line per family.
+  static const std::vector<offload_family> families = {
+      ragasa::family(),
+  };
+  return families;
+}
+
+const offload_family* family_of_algorithm(const std::string& algorithm) {
+  const algorithms::algorithm_info* info = nullptr;
+  try {
+    info = &algorithms::find_algorithm(algorithm);
+  } catch (const std::invalid_argument&) {
+    return nullptr;  // "none", or a name make_plan refuses
+  }
+  for (const offload_family& f : offload_families()) {
+    if (f.name == info->offload) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace bcastsim::tb

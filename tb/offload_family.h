@@ -1,0 +1,106 @@
+// The registry of offload families: the hardware that takes a collective off the hosts
+// (Ragasa's Bcast Units in the routers today; Tofu2's TNI and a LANai NIC next). A family
+// declares its keys, checks them, attaches its blocks to the fabric (to a router's attached
+// port through a routing hook, beside a NIC, or in place of the host NIC through the NIC
+// interface), and says what the run reports of it: its result.json section, its terms in the
+// watchdog's packet conservation, its stall diagnosis, its sweep columns, its CLI summary
+// rows, its statistics and its traceable blocks. A new family is its own folders (hw/NAME/,
+// tb/NAME/) plus one line in offload_family.cpp; nothing in the fabric, the simulation, the
+// watchdog, the sweep or the CLI changes for it.
+#pragma once
+
+#include "algorithms/schedule.h"
+#include "hw/router/router.h"
+#include "network/params.h"
+#include "network/placement.h"
+#include "network/routing.h"
+#include "tlm/statistics.h"
+#include "tlm/trace_window.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bcastsim::tb {
+
+class config;
+class fabric;
+struct scenario;
+
+// What one family adds to one run; lives as long as the fabric.
+class offload_instance {
+ public:
+  virtual ~offload_instance() = default;
+  // The family's name: its result.json section.
+  virtual std::string name() const = 0;
+
+  // How the family's block hangs on every router; `present` false: it attaches none.
+  virtual hw::router_params::attached_port router_attachment() const { return {}; }
+  // Elaboration, once routers, NICs and hosts exist: makes and binds the family's blocks.
+  // Throws config_error for a scenario the family cannot build.
+  virtual void attach(fabric& fab) = 0;
+  // End of simulation (e.g. a recording to finish). Throws config_error.
+  virtual void finish() {}
+
+  // Packet conservation: the family's blocks take packets out of the network (delivered)
+  // and put copies in (injected).
+  virtual void count_packets(uint64_t& injected, uint64_t& delivered) const = 0;
+  // No work left in the family's blocks (set-up included).
+  virtual bool idle() const = 0;
+  // What is stuck, one line per block, at most `max` blocks; returns how many it wrote.
+  virtual uint32_t describe_stall(std::ostream& os, uint32_t max) const = 0;
+  // Packet-hops on the family's own links (perf.packet_hops).
+  virtual uint64_t packet_hops() const = 0;
+
+  // result.json's section named after the family.
+  virtual nlohmann::json report() const = 0;
+  // output.block_stats: every block's declared statistics, by block name.
+  virtual void add_block_stats(nlohmann::json& blocks) const = 0;
+  // `bcastsim list`: one block of each kind, (kind, statistics).
+  virtual void list_statistics(
+      const std::function<void(const char*, const tlm_net::stat_group&)>& show) const = 0;
+
+  // Waveforms: traces block `name` if it is the family's; false if it is not.
+  virtual bool trace(const tlm_net::trace_window& window, const std::string& name) = 0;
+  // The block names trace() accepts, for the error naming the allowed ones.
+  virtual std::string traceable() const = 0;
+};
+
+// What a family is built from.
+struct offload_context {
+  const scenario& s;
+  const network::topology& topo;
+  const network::routing_policy& routing;
+  const network::placement& place;
+  const algorithms::schedule& sched;
+  // `bcastsim run --record-unit-inputs FILE`: record what enters the family's units (a
+  // family without units refuses it).
+  const std::string& record_inputs;
+};
+
+using summary_row = std::function<std::ostream&(const char* name)>;
+
+struct offload_family {
+  std::string name;  // its keys' section (NAME.*) and its result.json section
+  std::string description;
+  std::vector<params::decl> params;  // NAME.* keys
+  // Cross-key checks of a scenario whose algorithm uses the family (before elaboration).
+  // Throws config_error naming the key.
+  void (*check)(const config& cfg, const scenario& s) = nullptr;
+  std::unique_ptr<offload_instance> (*create)(const offload_context& ctx) = nullptr;
+  // result.json paths the sweep's CSV adds when a result has the family's section.
+  std::vector<std::string> sweep_columns;
+  // The CLI summary rows, from the family's result.json section.
+  void (*summary)(const nlohmann::json& section, const summary_row& row) = nullptr;
+};
+
+// Every registered family.
+const std::vector<offload_family>& offload_families();
+// The family the algorithm's schedules need (algorithm_info::offload); nullptr: none.
+const offload_family* family_of_algorithm(const std::string& algorithm);
+
+}  // namespace bcastsim::tb

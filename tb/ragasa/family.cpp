@@ -1,0 +1,353 @@
+#include "tb/ragasa/family.h"
+
+#include "algorithms/ragasa_tree.h"
+#include "hw/ragasa/router_hook.h"
+#include "tb/config.h"
+#include "tb/cosim/recorder.h"
+#include "tb/fabric.h"
+#include "tb/format.h"
+#include "tb/ragasa/report.h"
+#include "tb/simulation.h"
+#ifdef BCASTSIM_WITH_VERILATOR
+#include "hw/ragasa/bcast_unit_rtl.h"
+#endif
+
+#include <cerrno>
+#include <cstdlib>
+#include <ostream>
+
+namespace bcastsim::tb::ragasa {
+
+namespace {
+
+uint32_t parse_management_terminal(const config& cfg) {
+  const std::string m = cfg.text("ragasa.management_terminal");
+  if (m == "root") return network::invalid_id;
+  errno = 0;
+  const unsigned long long v = std::strtoull(m.c_str(), nullptr, 10);
+  if (m.empty() || m.find_first_not_of("0123456789") != std::string::npos || errno != 0 ||
+      v >= network::invalid_id) {
+    throw config_error("ragasa.management_terminal",
+                       "ragasa.management_terminal = '" + m +
+                           "' is not valid; allowed: root or a terminal number");
+  }
+  return static_cast<uint32_t>(v);
+}
+
+void check_model(const config& cfg, const settings& st) {
+  if (!hw::ragasa::unit_model_available(st.model)) {
+    throw config_error("ragasa.model", "ragasa.model = " + cfg.text("ragasa.model") +
+                                           " needs a build with Verilator (install the Debian "
+                                           "package verilator and rebuild); allowed here: systemc");
+  }
+#ifdef BCASTSIM_WITH_VERILATOR
+  if (st.model != hw::ragasa::unit_model::systemc) {
+    const std::string err = hw::ragasa::rtl_params_error(st.unit);
+    if (!err.empty()) throw config_error(err.substr(0, err.find(' ')), err);
+  }
+#endif
+}
+
+}  // namespace
+
+settings read_settings(const config& cfg, const scenario& s, bool used) {
+  settings st;
+  st.unit = params::load<hw::ragasa::bcast_unit_params>(cfg);
+  const uint32_t packet = s.nic.packet_bytes;
+  st.unit.packet_bytes = packet;
+  st.unit.vcs = s.router.vcs;
+  st.unit.output_buffer_bytes = s.router.vc_buffer_bytes[network::terminal_class];
+  st.unit.seed = s.seed;
+  // Only a run whose algorithm uses the units has them: others ignore their sizes.
+  for (const char* key : {"ragasa.ri_buffer_bytes", "ragasa.working_memory_bytes"}) {
+    if (used && cfg.uint(key) < packet) {
+      throw config_error(
+          key, std::string(key) + " = " + cfg.text(key) +
+                   " cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
+                   "); allowed: at least " + std::to_string(packet));
+    }
+  }
+  st.port.cls = network::terminal_class;
+  st.port.bandwidth_gib_per_s = cfg.real("ragasa.port_bandwidth_gib_per_s");
+  st.port.latency_ns = cfg.real("ragasa.port_latency_ns");
+  st.port.flit_bytes = s.links[network::terminal_class].flit_bytes;
+  st.manager = params::load<hw::ragasa::manager_params>(cfg);
+  hw::ragasa::parse_unit_model(cfg.text("ragasa.model"), st.model);
+  if (used) check_model(cfg, st);
+  st.management_terminal = parse_management_terminal(cfg);
+  return st;
+}
+
+namespace {
+
+class instance final : public offload_instance {
+ public:
+  explicit instance(const offload_context& ctx)
+      : m_ctx(ctx), m_settings(read_settings(ctx.s.cfg, ctx.s)) {
+    m_tree = algorithms::make_ragasa_tree(ctx.topo, ctx.place, ctx.sched.root);
+    check_mini_packets();
+  }
+
+  ~instance() override {
+    // Teardown newest first (see fabric::~fabric).
+    m_manager.reset();
+    while (!m_taps.empty()) m_taps.pop_back();
+    while (!m_links.empty()) m_links.pop_back();
+    while (!m_units.empty()) m_units.pop_back();
+  }
+
+  std::string name() const override { return "ragasa"; }
+
+  hw::router_params::attached_port router_attachment() const override {
+    hw::router_params::attached_port a;
+    a.present = true;
+    a.label = "bcast unit";
+    a.in_vc_buffer_bytes = m_settings.unit.output_buffer_bytes;
+    a.credit_bytes = m_settings.unit.input_buffer_bytes;
+    a.input_gib_per_s = m_settings.port.bandwidth_gib_per_s;
+    a.hook = &m_hook;
+    return a;
+  }
+
+  void attach(fabric& fab) override;
+  void finish() override;
+
+  void count_packets(uint64_t& injected, uint64_t& delivered) const override {
+    for (const auto& u : m_units) {
+      injected += u->packets_out.value;
+      delivered += u->packets_in.value;
+    }
+  }
+  bool idle() const override {
+    for (const auto& u : m_units) {
+      if (!u->idle()) return false;
+    }
+    return !m_manager || m_manager->setup_done();
+  }
+  uint32_t describe_stall(std::ostream& os, uint32_t max) const override;
+  uint64_t packet_hops() const override {
+    uint64_t hops = 0;
+    for (const auto& l : m_links) hops += l->packets.value + l->control_packets.value;
+    return hops;
+  }
+
+  nlohmann::json report() const override {
+    return ragasa_report(*m_fabric, m_units, *m_manager);
+  }
+  void add_block_stats(nlohmann::json& blocks) const override;
+  void list_statistics(
+      const std::function<void(const char*, const tlm_net::stat_group&)>& show) const override {
+    show("unit", m_units.front()->stats());
+    show("manager", m_manager->stats());
+  }
+  bool trace(const tlm_net::trace_window& window, const std::string& name) override {
+    for (auto& u : m_units) {
+      if (name == u->basename()) {
+        u->trace(window, name);
+        return true;
+      }
+    }
+    return false;
+  }
+  std::string traceable() const override {
+    return m_units.empty() ? std::string()
+                           : "unit_0 .. unit_" + std::to_string(m_units.size() - 1);
+  }
+
+ private:
+  void check_mini_packets() const;
+  void make_unit(fabric& fab, network::router_id r);
+
+  offload_context m_ctx;
+  settings m_settings;
+  hw::ragasa::router_hook m_hook;
+  algorithms::ragasa_tree m_tree;
+  const fabric* m_fabric = nullptr;
+  std::vector<hw::ragasa::membership_source> m_memberships;           // [router]
+  std::vector<std::unique_ptr<hw::ragasa::bcast_unit_base>> m_units;  // [router]
+  std::vector<std::unique_ptr<tlm_net::link>> m_links;  // the units' router ports
+  // Recording of the units' inputs (--record-unit-inputs), else empty: a tap per unit.
+  std::unique_ptr<cosim::unit_input_recorder> m_recorder;
+  std::vector<std::unique_ptr<cosim::unit_input_tap>> m_taps;
+  std::unique_ptr<hw::ragasa::manager> m_manager;
+};
+
+void instance::check_mini_packets() const {
+  const hw::ragasa::manager_params& mp = m_settings.manager;
+  const uint32_t packet = m_ctx.s.nic.packet_bytes;
+  if (mp.mini_packet_header_bytes > packet) {
+    throw config_error("ragasa.mini_packet_header_bytes",
+                       "ragasa.mini_packet_header_bytes = " +
+                           std::to_string(mp.mini_packet_header_bytes) +
+                           " exceeds one packet; allowed: at most network.packet_bytes = " +
+                           std::to_string(packet));
+  }
+  for (uint32_t r = 0; r < m_ctx.topo.num_routers(); ++r) {
+    if (hw::ragasa::mini_packet_bytes(mp, m_tree.children[r].size()) > packet) {
+      throw config_error("ragasa.mini_packet_child_bytes",
+                         "the Mini Packet of router " + std::to_string(r) + " (" +
+                             std::to_string(m_tree.children[r].size()) +
+                             " children) exceeds one packet (network.packet_bytes = " +
+                             std::to_string(packet) +
+                             "); allowed: ragasa.mini_packet_header_bytes + children * "
+                             "ragasa.mini_packet_child_bytes <= network.packet_bytes");
+    }
+  }
+}
+
+void instance::make_unit(fabric& fab, network::router_id r) {
+  const std::string id = std::to_string(r);
+  const network::terminal_id terminal = m_ctx.topo.terminals_of(r).front();
+  // The unit draws routing entropy as a NIC of its router would.
+  m_units.push_back(hw::ragasa::make_bcast_unit(m_settings.model, ("unit_" + id).c_str(),
+                                                terminal, m_settings.unit, fab.pool,
+                                                m_memberships[r], &m_ctx.routing));
+  hw::ragasa::bcast_unit_base& u = *m_units.back();
+  hw::router& rt = *fab.routers[r];
+  m_links.push_back(
+      std::make_unique<tlm_net::link>(("link_r" + id + "_unit").c_str(), m_settings.port));
+  rt.out[rt.attached_port()].bind(m_links.back()->in);
+  if (m_recorder) {  // a tap records what enters the unit
+    m_recorder->add_unit(u.basename(), r, terminal, u.params(), m_settings.port, m_ctx.s.router);
+    m_taps.push_back(std::make_unique<cosim::unit_input_tap>(("tap_unit_" + id).c_str(),
+                                                             *m_recorder, u.basename(),
+                                                             m_memberships[r]));
+    m_links.back()->out.bind(m_taps.back()->in);
+    m_taps.back()->out.bind(u.in);
+  } else {
+    m_links.back()->out.bind(u.in);
+  }
+  m_links.push_back(
+      std::make_unique<tlm_net::link>(("link_unit_" + id).c_str(), m_settings.port));
+  u.out.bind(m_links.back()->in);
+  m_links.back()->out.bind(rt.in[rt.attached_port()]);
+}
+
+void instance::attach(fabric& fab) {
+  m_fabric = &fab;
+  if (!m_ctx.record_inputs.empty()) {
+    try {
+      m_recorder = std::make_unique<cosim::unit_input_recorder>(m_ctx.record_inputs);
+    } catch (const std::runtime_error& e) {
+      throw config_error("--record-unit-inputs", std::string("--record-unit-inputs: ") + e.what());
+    }
+  }
+  const uint32_t nr = m_ctx.topo.num_routers();
+  m_memberships.resize(nr);
+  m_units.reserve(nr);
+  for (uint32_t r = 0; r < nr; ++r) make_unit(fab, r);
+  const uint32_t mgmt = m_settings.management_terminal == network::invalid_id
+                            ? m_ctx.place.terminal_of(m_ctx.sched.root)
+                            : m_settings.management_terminal;
+  if (mgmt >= m_ctx.topo.num_terminals()) {
+    throw config_error("ragasa.management_terminal",
+                       "ragasa.management_terminal = " + std::to_string(mgmt) +
+                           " is not a terminal; allowed: root or 0 .. " +
+                           std::to_string(m_ctx.topo.num_terminals() - 1));
+  }
+  m_manager = std::make_unique<hw::ragasa::manager>("manager", m_ctx.topo, m_tree, *fab.nics[mgmt],
+                                                    m_memberships, m_settings.manager);
+  for (auto& u : m_units) u->set_listener(m_manager.get());
+  for (uint32_t rank = 0; rank < fab.hosts.size(); ++rank) {
+    bool offloads = false;
+    for (const algorithms::op& o : m_ctx.sched.ranks[rank].ops)
+      offloads |= o.kind == algorithms::op_kind::offload_bcast;
+    if (!offloads) continue;
+    const network::router_id r = m_ctx.topo.router_of(m_ctx.place.terminal_of(rank));
+    fab.hosts[rank]->enable_offload(hw::ragasa::to_unit(r), m_settings.manager.collective_id);
+    m_manager->add_gated_host(*fab.hosts[rank]);
+  }
+}
+
+void instance::finish() {
+  if (!m_recorder) return;
+  try {
+    m_recorder->finish();
+  } catch (const std::runtime_error& e) {
+    throw config_error("--record-unit-inputs", std::string("--record-unit-inputs: ") + e.what());
+  }
+}
+
+uint32_t instance::describe_stall(std::ostream& os, uint32_t max) const {
+  uint32_t shown = 0;
+  for (const auto& u : m_units) {
+    if (shown >= max) break;
+    if (u->describe_stall(os)) ++shown;
+  }
+  if (m_manager && !m_manager->setup_done()) {
+    os << "  " << m_manager->name() << ": " << m_manager->mini_packets_parsed.value << " of "
+       << m_manager->expected_mini_packets() << " Mini Packets parsed (set-up incomplete)\n";
+  }
+  return shown;
+}
+
+void instance::add_block_stats(nlohmann::json& blocks) const {
+  for (const auto& u : m_units) blocks[u->name()] = stats_to_json(u->stats());
+  for (const auto& l : m_links) blocks[l->name()] = stats_to_json(l->stats());
+  blocks[m_manager->name()] = stats_to_json(m_manager->stats());
+}
+
+std::unique_ptr<offload_instance> create(const offload_context& ctx) {
+  return std::make_unique<instance>(ctx);
+}
+
+void check(const config& cfg, const scenario& s) {
+  read_settings(cfg, s, family_of_algorithm(s.algorithm) != nullptr &&
+                            family_of_algorithm(s.algorithm)->name == "ragasa");
+}
+
+void summary(const nlohmann::json& r, const summary_row& row) {
+  const auto& su = r["setup"];
+  const auto& u = r["units"];
+  row("ragasa set-up") << format_ns(su["setup_ns"].get<double>()) << ", " << su["mini_packets"]
+                       << " Mini Packets (" << su["mini_packet_bytes"] << " B), not in the "
+                       << "traversals above\n";
+  row("ragasa units") << u["replicating"] << " replicating, " << u["packets_out"] << " copies ("
+                      << u["bytes_replicated"] << " B), busiest " << u["busiest"].get<std::string>()
+                      << " (" << u["busiest_packets_out"] << ")\n";
+  row("ragasa memory") << "peak " << u["working_memory_peak_bytes"] << " of "
+                       << u["working_memory_bytes"] << " B, stall "
+                       << format_ns(u["memory_stall_ns"].get<double>()) << ", Rx HOL "
+                       << format_ns(u["rx_hol_blocked_ns"].get<double>()) << "\n";
+}
+
+std::vector<params::decl> declarations() {
+  std::vector<params::decl> d = {params::choice_key(
+      "ragasa.model", "systemc", hw::ragasa::unit_model_names(),
+      "the Bcast Unit's model: the SystemC model, or its verilated RTL (rtl/; rtl-fault-* "
+      "have a deliberate fault, for the co-simulation regression)")};
+  for (params::decl& k : params::declarations_of<hw::ragasa::bcast_unit_params>()) d.push_back(k);
+  d.push_back(params::real_key("ragasa.port_bandwidth_gib_per_s", 21, 1e-6, 1e6,
+                               "bandwidth of the unit's router port, each direction, GiB/s; the "
+                               "unit's copies cross the crossbar at this rate (default: 4x the "
+                               "terminal link)"));
+  d.push_back(params::real_key("ragasa.port_latency_ns", 1, 0, 1e9,
+                               "latency of the unit's router port"));
+  for (params::decl& k : params::declarations_of<hw::ragasa::manager_params>()) d.push_back(k);
+  d.push_back(params::text_key("ragasa.management_terminal", "root",
+                               "terminal of the management node that sends the Mini Packets: "
+                               "root (the root rank's terminal) or a terminal number"));
+  return d;
+}
+
+}  // namespace
+
+offload_family family() {
+  offload_family f;
+  f.name = "ragasa";
+  f.description = "Ragasa in-router broadcast offload: a Bcast Unit on every router";
+  f.params = declarations();
+  f.check = check;
+  f.create = create;
+  f.sweep_columns = {"ragasa.setup.setup_ns",
+                     "ragasa.units.memory_stall_ns",
+                     "ragasa.units.rx_hol_blocked_ns",
+                     "ragasa.units.ri_blocked_ns",
+                     "ragasa.units.working_memory_peak_bytes",
+                     "ragasa.units.bytes_replicated",
+                     "ragasa.units.packets_out"};
+  f.summary = summary;
+  return f;
+}
+
+}  // namespace bcastsim::tb::ragasa
