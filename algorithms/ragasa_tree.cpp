@@ -1,4 +1,5 @@
-// Ragasa broadcast tree: steps 1 (other groups), 2 (same group), 3 (same router) in order.
+// Ragasa broadcast tree: steps 1 (other groups), 2 (same group), 3 (same router) in order,
+// or a pruned breadth-first tree instead of steps 1-2 where those would not be links.
 #include "algorithms/ragasa_tree.h"
 
 #include <algorithm>
@@ -45,10 +46,124 @@ uint32_t ragasa_tree::depth() const {
 
 namespace {
 
+// Routers and groups holding ranks of the job.
+struct job_routers {
+  std::vector<bool> router_has_rank;  // [router]
+  std::vector<bool> group_has_rank;   // [group]
+};
+
+job_routers find_job_routers(const network::topology& topo, const network::placement& place) {
+  job_routers job;
+  job.router_has_rank.assign(topo.num_routers(), false);
+  job.group_has_rank.assign(topo.num_groups(), false);
+  for (const terminal_id term : place.terminals()) {
+    const router_id r = topo.router_of(term);
+    job.router_has_rank[r] = true;
+    job.group_has_rank[topo.group_of(r)] = true;
+  }
+  return job;
+}
+
+// The first router port of `from` whose peer is `to`; nullptr when they are not neighbours.
+const network::port_info* link_to(const network::topology& topo, router_id from, router_id to) {
+  for (network::port_id p = 0; p < topo.radix(from); ++p) {
+    const network::port_info& info = topo.port(from, p);
+    if (info.peer_kind == network::port_info::kind::router && info.peer == to) return &info;
+  }
+  return nullptr;
+}
+
 void add_router_child(ragasa_tree& t, std::vector<bool>& reached, router_id parent,
                       router_id child) {
   t.children[parent].push_back({child_kind::router, child});
   reached[child] = true;
+}
+
+// Steps 1 and 2 of the paper. Returns false, leaving t's edges partial, as soon as one of
+// its edges would not be a physical link (never on a dragonfly).
+bool add_paper_edges(const network::topology& topo, const job_routers& job, ragasa_tree& t) {
+  const group_id root_group = topo.group_of(t.root_router);
+  std::vector<bool> reached(topo.num_routers(), false);
+  reached[t.root_router] = true;
+  // The router of each group that received the data in step 1.
+  std::vector<router_id> group_entry(topo.num_groups(), network::invalid_id);
+  group_entry[root_group] = t.root_router;
+
+  // Step 1: priority 1, other groups, through the root group's gateways.
+  for (group_id g = 0; g < topo.num_groups(); ++g) {
+    if (g == root_group || !job.group_has_rank[g]) continue;
+    const auto links = topo.links_between_groups(root_group, g);
+    if (links.empty()) return false;
+    const router_id gateway = links.front().first;
+    const router_id entry = links.front().second;
+    if (gateway != t.root_router && !reached[gateway]) {
+      if (link_to(topo, t.root_router, gateway) == nullptr) return false;
+      add_router_child(t, reached, t.root_router, gateway);
+    }
+    add_router_child(t, reached, gateway, entry);
+    group_entry[g] = entry;
+  }
+
+  // Step 2: priority 2, the other routers of each group, from its entry router.
+  for (router_id r = 0; r < topo.num_routers(); ++r) {
+    if (!job.router_has_rank[r] || reached[r]) continue;
+    const router_id entry = group_entry[topo.group_of(r)];
+    if (link_to(topo, entry, r) == nullptr) return false;
+    add_router_child(t, reached, entry, r);
+  }
+  return true;
+}
+
+// Instead of steps 1 and 2 where the paper's edges are not links: a breadth-first spanning
+// tree from R0 over router ports in port order, pruned to the routers whose subtree holds a
+// rank.
+void add_shortest_path_edges(const network::topology& topo, const job_routers& job,
+                             ragasa_tree& t) {
+  const uint32_t num_routers = topo.num_routers();
+  std::vector<router_id> parent(num_routers, network::invalid_id);
+  std::vector<router_id> order{t.root_router};  // breadth-first visiting order
+  parent[t.root_router] = t.root_router;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const router_id r = order[i];
+    for (network::port_id p = 0; p < topo.radix(r); ++p) {
+      const network::port_info& info = topo.port(r, p);
+      if (info.peer_kind != network::port_info::kind::router) continue;
+      if (parent[info.peer] != network::invalid_id) continue;
+      parent[info.peer] = r;
+      order.push_back(info.peer);
+    }
+  }
+  for (router_id r = 0; r < num_routers; ++r) {
+    if (job.router_has_rank[r] && parent[r] == network::invalid_id) {
+      throw std::invalid_argument("ragasa tree: router " + std::to_string(r) + " of " +
+                                  topo.describe() + " holds ranks but cannot be reached from " +
+                                  "the root's router " + std::to_string(t.root_router));
+    }
+  }
+  // A child follows its parent in `order`, so one backward pass marks every subtree.
+  std::vector<bool> keep(num_routers, false);
+  for (size_t i = order.size() - 1; i > 0; --i) {
+    const router_id r = order[i];
+    if (job.router_has_rank[r]) keep[r] = true;
+    if (keep[r]) keep[parent[r]] = true;
+  }
+  // A parent's children were visited consecutively, in its port order.
+  for (size_t i = 1; i < order.size(); ++i) {
+    if (keep[order[i]]) t.children[parent[order[i]]].push_back({child_kind::router, order[i]});
+  }
+}
+
+// Step 3: priority 3, the terminals of every router holding ranks.
+void add_terminal_edges(const network::topology& topo, const network::placement& place,
+                        const job_routers& job, ragasa_tree& t) {
+  for (router_id r = 0; r < topo.num_routers(); ++r) {
+    if (!job.router_has_rank[r]) continue;
+    for (const terminal_id term : topo.terminals_of(r)) {
+      if (term != t.root_terminal && place.rank_of(term) != network::invalid_id) {
+        t.children[r].push_back({child_kind::terminal, term});
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -60,71 +175,23 @@ ragasa_tree make_ragasa_tree(const network::topology& topo, const network::place
                                 " is not below the number of ranks " +
                                 std::to_string(place.num_ranks()));
   }
-  const uint32_t num_routers = topo.num_routers();
-  const uint32_t num_groups = topo.num_groups();
-
   ragasa_tree t;
   t.root_terminal = place.terminal_of(root_rank);
   t.root_router = topo.router_of(t.root_terminal);
-  t.children.assign(num_routers, {});
-  const group_id root_group = topo.group_of(t.root_router);
-
-  // Which routers and groups hold ranks of the job.
-  std::vector<bool> router_has_rank(num_routers, false);
-  std::vector<bool> group_has_rank(num_groups, false);
-  for (const terminal_id term : place.terminals()) {
-    const router_id r = topo.router_of(term);
-    router_has_rank[r] = true;
-    group_has_rank[topo.group_of(r)] = true;
+  t.children.assign(topo.num_routers(), {});
+  const job_routers job = find_job_routers(topo, place);
+  if (!add_paper_edges(topo, job, t)) {
+    t.rule = tree_rule::shortest_path;
+    t.children.assign(topo.num_routers(), {});
+    add_shortest_path_edges(topo, job, t);
   }
-
-  std::vector<bool> reached(num_routers, false);
-  reached[t.root_router] = true;
-  // The router of each group that received the data in step 1.
-  std::vector<router_id> group_entry(num_groups, network::invalid_id);
-  group_entry[root_group] = t.root_router;
-
-  // Step 1: priority 1, other groups, through the root group's gateways.
-  for (group_id g = 0; g < num_groups; ++g) {
-    if (g == root_group || !group_has_rank[g]) continue;
-    const auto links = topo.links_between_groups(root_group, g);
-    if (links.empty()) {
-      throw std::invalid_argument("ragasa tree: groups " + std::to_string(root_group) + " and " +
-                                  std::to_string(g) + " are not joined by a global link");
-    }
-    const router_id gateway = links.front().first;
-    const router_id entry = links.front().second;
-    if (gateway != t.root_router && !reached[gateway]) {
-      add_router_child(t, reached, t.root_router, gateway);
-    }
-    add_router_child(t, reached, gateway, entry);
-    group_entry[g] = entry;
-  }
-
-  // Step 2: priority 2, the other routers of each group, from its entry router.
-  for (router_id r = 0; r < num_routers; ++r) {
-    if (!router_has_rank[r] || reached[r]) continue;
-    add_router_child(t, reached, group_entry[topo.group_of(r)], r);
-  }
-
-  // Step 3: priority 3, the terminals of every router holding ranks.
-  for (router_id r = 0; r < num_routers; ++r) {
-    if (!router_has_rank[r]) continue;
-    for (const terminal_id term : topo.terminals_of(r)) {
-      if (term != t.root_terminal && place.rank_of(term) != network::invalid_id) {
-        t.children[r].push_back({child_kind::terminal, term});
-      }
-    }
-  }
+  add_terminal_edges(topo, place, job, t);
   return t;
 }
 
 network::link_class link_class_between(const network::topology& topo, router_id from,
                                        router_id to) {
-  for (network::port_id p = 0; p < topo.radix(from); ++p) {
-    const network::port_info& info = topo.port(from, p);
-    if (info.peer_kind == network::port_info::kind::router && info.peer == to) return info.cls;
-  }
+  if (const network::port_info* info = link_to(topo, from, to)) return info->cls;
   throw std::invalid_argument("ragasa tree: routers " + std::to_string(from) + " and " +
                               std::to_string(to) + " of " + topo.describe() +
                               " are not neighbours");

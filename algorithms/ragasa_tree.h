@@ -4,8 +4,11 @@
 // part (one Mini Packet per router): for each router, the children it replicates a
 // broadcast's data to. It is a data structure, not a host schedule.
 //
-// Priorities: 1) other groups, 2) same group, 3) same router. The root's terminal injects the
-// data once into its own router R0, then:
+// The contract: every router-to-router edge is a physical link and every router appears at
+// most once, so each link direction carries the data at most once.
+//
+// The paper's tree (tree_rule::paper). Priorities: 1) other groups, 2) same group, 3) same
+// router. The root's terminal injects the data once into its own router R0, then:
 //  1. for every other group g holding ranks, take the first link (gw in the root group,
 //     entry in g) of links_between_groups(root group, g); R0 forwards once to entry when
 //     gw == R0, otherwise R0 -> gw (local link) and gw -> entry (global link). A gateway
@@ -15,9 +18,21 @@
 //     holding ranks that the tree does not reach yet (local links);
 //  3. every router holding ranks delivers to each attached terminal holding a rank, except
 //     the root's terminal.
-// Every router-to-router edge is a physical link; every router appears at most once, so each
-// link direction carries the data at most once. Children are listed step 1 first (in group
-// order), then step 2 (in router order), then terminals (in port order).
+// Children are listed step 1 first (in group order), then step 2 (in router order), then
+// terminals (in port order).
+//
+// The shortest-path tree (tree_rule::shortest_path). The paper only defines dragonflies,
+// whose groups are fully connected inside and all joined to each other. Elsewhere (a
+// torus's ABC unit is not fully connected and its non-neighbouring units are not joined; a
+// graph file may be wired any way) steps 1 and 2 can name edges that are not links. When
+// any edge of steps 1-2 would not be a physical link (two groups not joined, R0 -> gw or
+// entry -> router not neighbours), steps 1-2 are replaced by a breadth-first spanning tree
+// of the router graph from R0: neighbours visited in port order (router ports only), the
+// first visit of a router makes it a child of the router that reached it; then every
+// router whose subtree holds no rank is pruned; then step 3 as above. Its edges are links
+// and each router is reached once, so the contract holds, and every router sits at its
+// shortest-path distance from R0. Children: routers in port order, then terminals. On every
+// dragonfly the paper's tree is physical, so it is always the paper's tree there.
 #pragma once
 
 #include "network/placement.h"
@@ -41,7 +56,11 @@ inline bool operator!=(const bcast_child& a, const bcast_child& b) {
   return !(a == b);
 }
 
+// Which construction make_ragasa_tree used (see above).
+enum class tree_rule : uint8_t { paper, shortest_path };
+
 struct ragasa_tree {
+  tree_rule rule = tree_rule::paper;
   network::terminal_id root_terminal = network::invalid_id;
   network::router_id root_router = network::invalid_id;  // router_of(root_terminal)
   std::vector<std::vector<bcast_child>> children;        // [router]; empty if not taking part
@@ -49,12 +68,14 @@ struct ragasa_tree {
   // The root router and every router child, in tree (breadth-first) order.
   std::vector<network::router_id> participating_routers() const;
   // Edges on the longest path from the root router to a child (router or terminal); the
-  // injection from the root's terminal is not counted. At most 4:
-  // R0 -> gateway -> remote entry -> group router -> terminal. 0 for a one-rank job.
+  // injection from the root's terminal is not counted. 0 for a one-rank job. The paper's
+  // tree: at most 4, R0 -> gateway -> remote entry -> group router -> terminal. The
+  // shortest-path tree: the hop distance from R0 to the farthest router holding a rank + 1.
   uint32_t depth() const;
 };
 
-// Throws std::invalid_argument when root_rank is not below place.num_ranks().
+// Throws std::invalid_argument when root_rank is not below place.num_ranks(), or when a
+// router holding a rank cannot be reached from the root's router.
 ragasa_tree make_ragasa_tree(const network::topology& topo, const network::placement& place,
                              uint32_t root_rank);
 

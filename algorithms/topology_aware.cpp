@@ -103,19 +103,8 @@ rank_vector build_team(const job_view& v, group_id g) {
   return team;
 }
 
-// The first global link between the root group and g1: (router in the root group, router
-// in g1), i.e. (r2, r1) of cortex_dfly_get_group_link_list(g1, root group, &r1, &r2).
-network::topology::router_pair root_link(const job_view& v, group_id g1) {
-  const auto links = v.topo->links_between_groups(v.root.group, g1);
-  if (links.empty()) {
-    throw std::invalid_argument("topology " + v.topo->describe() + " has no link between groups " +
-                                std::to_string(v.root.group) + " and " + std::to_string(g1));
-  }
-  return links.front();
-}
-
-// The receiving rank in g1: the first rank on r1 if r1 is used, else the first rank of the
-// first used router of g1.
+// The receiving rank in g1: the first rank on r1 if r1 is used, else (or when r1 is
+// invalid_id) the first rank of the first used router of g1.
 uint32_t remote_end(const job_view& v, group_id g1, router_id r1) {
   const router_map& routers = v.groups.at(g1);
   const auto it = routers.find(r1);
@@ -127,19 +116,28 @@ struct couple {
   uint32_t receiver;  // in a remote group
 };
 
-// dfly_build_couples: direct groups first (in group order), then distant groups.
+// dfly_build_couples: direct groups first (in group order), then distant groups. A group
+// not joined to the root group at all (a torus's non-neighbouring units) is distant too,
+// with no r1: its receiver is the first rank of its first used router.
 std::vector<couple> build_couples(const job_view& v) {
   std::vector<couple> couples;
   const rank_vector root_team = build_team(v, v.root.group);
   std::set<uint32_t> unused(root_team.begin(), root_team.end());
   const router_map& root_routers = v.groups.at(v.root.group);
-  std::vector<group_id> distant;
+  std::vector<std::pair<group_id, router_id>> distant;  // (g1, r1 or invalid_id)
   for (const auto& [g1, routers] : v.groups) {
     if (g1 == v.root.group) continue;
-    const auto [r2, r1] = root_link(v, g1);
+    // The first link between the root group and g1: (r2 in the root group, r1 in g1), as
+    // cortex_dfly_get_group_link_list(g1, root group, &r1, &r2).
+    const auto links = v.topo->links_between_groups(v.root.group, g1);
+    if (links.empty()) {
+      distant.emplace_back(g1, network::invalid_id);
+      continue;
+    }
+    const auto [r2, r1] = links.front();
     const auto on_r2 = root_routers.find(r2);
     if (on_r2 == root_routers.end()) {
-      distant.push_back(g1);
+      distant.emplace_back(g1, r1);
       continue;
     }
     const uint32_t sender = r2 == v.root.router ? v.root.rank : on_r2->second[0];
@@ -147,8 +145,7 @@ std::vector<couple> build_couples(const job_view& v) {
     unused.erase(sender);
   }
   size_t next = 0;  // round robin over the whole root team once `unused` is empty
-  for (group_id g1 : distant) {
-    const router_id r1 = root_link(v, g1).second;
+  for (const auto& [g1, r1] : distant) {
     uint32_t sender;
     if (!unused.empty()) {
       sender = *unused.begin();

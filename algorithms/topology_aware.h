@@ -11,6 +11,8 @@
 //    (binomial_over). Within a rank, operations keep blocking MPI order (rank_program::then):
 //    a rank receives once, then sends, level after level.
 //  * They need req.topo and req.place; std::invalid_argument when either is null.
+//  * They run on any grouped topology (torus, graph file): GLF never asks for links, and
+//    LLF/FOREST treat groups not joined to the root group as distant (below).
 #pragma once
 
 #include "algorithms/registry.h"
@@ -46,6 +48,10 @@ schedule glf_bcast(const collective_request& req);
 //   - otherwise g1 is "distant" (handled after all direct groups, in group order): sender =
 //     the smallest unused root-team rank, or once none is left root_team[k++ mod size];
 //     receiver chosen as above.
+//  A group with no link to the root group (a torus's non-neighbouring ABC units, a graph
+//  file's unjoined groups; never on a dragonfly, which joins every pair) is distant too,
+//  its receiver the first rank of its first used router: the couple's message is routed
+//  over several hops instead of one link.
 //  1. binomial in the root team;  2. every couple sends point to point, in couple order;
 //  3. in every non-root group (in couple order) binomial in its team with the couple's
 //     receiver swapped to position 0;  4. in every router binomial among its ranks (root

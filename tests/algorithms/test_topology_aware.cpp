@@ -1,12 +1,16 @@
 // algorithms/topology_aware: GLF, LLF and FOREST (Dorier et al. Cluster 2016 III; CODES
 // dfly_bcast.cpp, FACTS §2): hand-checked schedules on tiny dragonflies, verify_broadcast on
-// many placements, sizes and roots, and the paper's link bounds (III-E).
+// many placements, sizes and roots, and the paper's link bounds (III-E); groups not joined
+// to the root group (a torus line, a graph file) handled as distant groups.
 #include "algorithms/link_count.h"
 #include "algorithms/registry.h"
 #include "algorithms/topology_aware.h"
 #include "algorithms/verify.h"
 #include "network/dragonfly.h"
+#include "network/graph_topology.h"
 #include "network/placement.h"
+#include "network/torus.h"
+#include "tests/network/graph_test_files.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -258,4 +262,78 @@ BOOST_AUTO_TEST_CASE(topology_aware_needs_topology_and_placement) {
     req.num_ranks = 5;  // disagrees with the placement
     BOOST_CHECK_THROW(info.make(req), std::invalid_argument);
   }
+}
+
+namespace {
+
+// (sender, receiver) of every message between two groups, whatever its order.
+std::set<std::pair<uint32_t, uint32_t>> messages_between_groups(const schedule& s,
+                                                                const network::topology& topo,
+                                                                const network::placement& place) {
+  std::set<std::pair<uint32_t, uint32_t>> between;
+  for (uint32_t rank = 0; rank < s.num_ranks; ++rank) {
+    for (const op& o : s.ranks[rank].ops) {
+      if (o.kind == op_kind::send && topo.group_of_terminal(place.terminal_of(rank)) !=
+                                         topo.group_of_terminal(place.terminal_of(o.peer))) {
+        between.insert({rank, o.peer});
+      }
+    }
+  }
+  return between;
+}
+
+}  // namespace
+
+// Torus 3x1x1 with x a line: units 0 and 2 are not joined. Rank i on router i, in unit
+// i mod 3; each unit's team is its 12 ranks in router order. From unit 0, unit 1 is direct
+// (link 0-1, r2 = the root router: sender the root) and unit 2 distant: sender the smallest
+// unused root-team rank, 3; receiver the first rank of its first used router, 2.
+BOOST_AUTO_TEST_CASE(topology_aware_unjoined_torus_units_are_distant) {
+  network::torus_params tp;
+  tp.x = 3;
+  tp.y = tp.z = 1;
+  tp.mesh[network::dim_x] = true;
+  const network::torus t(tp);
+  BOOST_TEST_REQUIRE(t.links_between_groups(0, 2).empty());
+  const auto place = make_placement(t, network::placement_kind::all, 0);
+  using pairs = std::set<std::pair<uint32_t, uint32_t>>;
+  // Root 1 (middle unit) reaches both over a link; root 2 (the other end) finds unit 0
+  // distant: sender 5, the smallest unused rank of unit 2's team [2, 5, ..., 35].
+  const std::map<uint32_t, pairs> want = {
+      {0, {{0, 1}, {3, 2}}}, {1, {{1, 0}, {1, 2}}}, {2, {{2, 1}, {5, 0}}}};
+  for (const auto& [root, between] : want) {
+    for (const auto& [name, make] : topology_aware_algorithms) {
+      if (name == "glf") continue;  // GLF never asks for links
+      BOOST_TEST_CONTEXT(name << " root " << root) {
+        const schedule s = make(make_request(t, place, root));
+        BOOST_TEST(verify_broadcast(s).ok);
+        BOOST_TEST((messages_between_groups(s, t, place) == between));
+      }
+    }
+  }
+}
+
+// A line of 4 routers, one group each, one terminal each (rank i on router i): from group
+// 0 only group 1 is joined. The root team is the root alone, so once it served group 1 the
+// distant groups 2 and 3 get it round robin too; FOREST serves them by one binomial tree
+// [0, 1, 2, 3]. Root 1 reaches 0 and 2 directly and 3 as a distant group.
+BOOST_AUTO_TEST_CASE(topology_aware_hand_checked_graph_line) {
+  const network::graph_test_files::scratch_dir dir;
+  const network::graph_topology line(
+      dir.write("line.yaml",
+                "routers: 4\n"
+                "terminals_per_router: 1\n"
+                "classes: [{name: wire}]\n"
+                "groups: [0, 1, 2, 3]\n"
+                "links: [[0, 1, wire], [1, 2, wire], [2, 3, wire]]\n"));
+  BOOST_TEST_REQUIRE(line.num_groups() == 4u);
+  const auto place = make_placement(line, network::placement_kind::all, 0);
+  expect_programs(llf_bcast(make_request(line, place, 0)),
+                  {{0, "s1 s2 s3"}, {1, "r0"}, {2, "r0"}, {3, "r0"}});
+  expect_programs(forest_bcast(make_request(line, place, 0)),
+                  {{0, "s2 s1"}, {1, "r0"}, {2, "r0 s3"}, {3, "r2"}});
+  expect_programs(llf_bcast(make_request(line, place, 1)),
+                  {{0, "r1"}, {1, "s0 s2 s3"}, {2, "r1"}, {3, "r1"}});
+  expect_programs(forest_bcast(make_request(line, place, 1)),
+                  {{0, "r1"}, {1, "s2 s0"}, {2, "r1 s3"}, {3, "r2"}});
 }
