@@ -31,8 +31,13 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   }
   nics.reserve(nt);
   for (uint32_t t = 0; t < nt; ++t) {
-    nics.push_back(std::make_unique<hw::host_nic>(("nic_" + std::to_string(t)).c_str(), t, s.nic,
-                                                  pool, routing));
+    const std::string nic_name = "nic_" + std::to_string(t);
+    std::unique_ptr<hw::nic> n;
+    for (auto& o : offloads) {  // a family's NIC stands in place of the host NIC
+      if (!n) n = o->make_nic(nic_name.c_str(), t, pool);
+    }
+    if (!n) n = std::make_unique<hw::host_nic>(nic_name.c_str(), t, s.nic, pool, routing);
+    nics.push_back(std::move(n));
   }
   for (uint32_t r = 0; r < nr; ++r) {
     hw::router& rt = *routers[r];
@@ -53,7 +58,7 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
           break;
         }
         case port_info::kind::terminal: {
-          hw::host_nic& nic = *nics[info.peer];
+          hw::nic& nic = *nics[info.peer];
           const tlm_net::link_params& lp = s.links[network::terminal_class];
           tlm_net::link& down =
               make_link("link_r" + suffix, lp, {false, r, p}, {true, info.peer, 0});

@@ -45,7 +45,7 @@ class fabric final : public sc_core::sc_module {
 
   tlm_net::packet_pool pool;
   std::vector<std::unique_ptr<hw::router>> routers;  // [router]
-  std::vector<std::unique_ptr<hw::host_nic>> nics;   // [terminal]
+  std::vector<std::unique_ptr<hw::nic>> nics;        // [terminal]
   std::vector<std::unique_ptr<hw::host>> hosts;      // [rank]; none without a schedule
   std::vector<std::unique_ptr<hw::traffic_generator>> generators;  // terminal order
   std::vector<std::unique_ptr<tlm_net::link>> links;               // the network's (traversals)

@@ -10,7 +10,9 @@
 #pragma once
 
 #include "algorithms/schedule.h"
+#include "hw/nic/nic.h"
 #include "hw/router/router.h"
+#include "tlm/packet_pool.h"
 #include "network/params.h"
 #include "network/placement.h"
 #include "network/routing.h"
@@ -40,6 +42,12 @@ class offload_instance {
 
   // How the family's block hangs on every router; `present` false: it attaches none.
   virtual hw::router_params::attached_port router_attachment() const { return {}; }
+  // The NIC of terminal t, when the family's stands in place of the host NIC (through the
+  // NIC interface, hw/nic/nic.h); nullptr: the host NIC.
+  virtual std::unique_ptr<hw::nic> make_nic(const char* /*name*/, network::terminal_id /*t*/,
+                                            tlm_net::packet_pool& /*pool*/) {
+    return nullptr;
+  }
   // Elaboration, once routers, NICs and hosts exist: makes and binds the family's blocks.
   // Throws config_error for a scenario the family cannot build.
   virtual void attach(fabric& fab) = 0;

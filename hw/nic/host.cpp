@@ -11,7 +11,7 @@ using algorithms::op_kind;
 using sc_core::sc_time;
 
 host::host(const sc_core::sc_module_name& name, uint32_t rank,
-           const algorithms::rank_program& program, const host_params& params, host_nic& nic,
+           const algorithms::rank_program& program, const host_params& params, nic& nic,
            const network::placement& place, collective_progress& progress)
     : sc_core::sc_module(name),
       m_rank(rank),

@@ -14,7 +14,7 @@
 #pragma once
 
 #include "algorithms/schedule.h"
-#include "hw/nic/host_nic.h"
+#include "hw/nic/nic.h"
 #include "network/placement.h"
 #include "tlm/statistics.h"
 #include "tlm/timed_queue.h"
@@ -50,7 +50,7 @@ struct collective_progress {
 class host final : public sc_core::sc_module, public nic_client {
  public:
   host(const sc_core::sc_module_name& name, uint32_t rank, const algorithms::rank_program& program,
-       const host_params& params, host_nic& nic, const network::placement& place,
+       const host_params& params, nic& nic, const network::placement& place,
        collective_progress& progress);
   SC_HAS_PROCESS(host);
 
@@ -105,7 +105,7 @@ class host final : public sc_core::sc_module, public nic_client {
   uint32_t m_rank;
   const algorithms::rank_program& m_program;
   host_params m_params;
-  host_nic& m_nic;
+  nic& m_nic;
   const network::placement& m_place;
   collective_progress& m_progress;
 

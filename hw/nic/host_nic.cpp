@@ -20,9 +20,7 @@ struct host_nic::trace_mirror {
 host_nic::host_nic(const sc_core::sc_module_name& name, network::terminal_id terminal,
                    const nic_params& params, tlm_net::packet_pool& pool,
                    const network::routing_policy& routing)
-    : sc_core::sc_module(name),
-      out("out"),
-      in("in"),
+    : nic(name),
       m_terminal(terminal),
       m_params(params),
       m_pool(pool),

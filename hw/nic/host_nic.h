@@ -7,6 +7,7 @@
 // credit back upstream -> reassembly -> client.on_message() -> packet back to the pool.
 #pragma once
 
+#include "hw/nic/nic.h"
 #include "network/routing.h"
 #include "tlm/packet.h"
 #include "tlm/packet_pool.h"
@@ -30,44 +31,17 @@ struct nic_params {
   uint64_t seed = 1;  // run seed; with the terminal and packet count it gives routing entropy
 };
 
-struct message {
-  network::terminal_id dst = network::invalid_id;
-  uint64_t bytes = 0;
-  uint64_t buf_offset = 0;
-  uint32_t tag = 0;
-  uint32_t collective_id = 0;
-  tlm_net::packet_kind kind = tlm_net::packet_kind::data;  // control: a Mini Packet
-  // Offload: the family's fields, copied into every packet (tlm_net::family_header).
-  tlm_net::family_header offload;
-};
-
-// Receives whole messages from the NIC.
-class nic_client {
+class host_nic final : public nic {
  public:
-  virtual ~nic_client() = default;
-  virtual void on_message(network::terminal_id src, uint32_t tag, uint64_t buf_offset,
-                          uint64_t bytes) = 0;
-  // Every packet delivered here, before its message is complete and before the packet
-  // returns to the pool (traffic generators measure packet latency with it).
-  virtual void on_packet(const tlm_net::packet& /*p*/) {}
-};
-
-class host_nic final : public sc_core::sc_module {
- public:
-  tlm_net::initiator_socket out;  // injection: to the router's terminal input
-  tlm_net::target_socket in;      // ejection: from the router's terminal output
-
   host_nic(const sc_core::sc_module_name& name, network::terminal_id terminal,
            const nic_params& params, tlm_net::packet_pool& pool,
            const network::routing_policy& routing);
   ~host_nic() override;
   SC_HAS_PROCESS(host_nic);
 
-  void set_client(nic_client* client) { m_client = client; }
-  network::terminal_id terminal() const { return m_terminal; }
-
-  // Queues a message for injection; it leaves after the messages queued before it.
-  void send_message(const message& m);
+  void set_client(nic_client* client) override { m_client = client; }
+  network::terminal_id terminal() const override { return m_terminal; }
+  void send_message(const message& m) override;
 
   tlm::tlm_sync_enum nb_transport_fw(uint32_t, tlm_net::packet& p, tlm::tlm_phase& ph,
                                      sc_core::sc_time& t);
@@ -75,20 +49,10 @@ class host_nic final : public sc_core::sc_module {
                                      sc_core::sc_time& t);
 
   // Work left: messages not yet fully injected, packets not yet fully reassembled.
-  bool idle() const { return m_queue.empty() && m_partial.empty(); }
-  // Messages queued for injection, the one being injected included.
-  size_t queued_messages() const { return m_queue.size(); }
-  bool describe_stall(std::ostream& os) const;
-  void trace(const tlm_net::trace_window& window, const std::string& prefix);
-
-  // Statistics.
-  tlm_net::counter packets_injected;
-  tlm_net::counter packets_delivered;
-  tlm_net::counter messages_sent;
-  tlm_net::counter messages_received;
-  tlm_net::accumulator latency_ps;  // head leaves the source NIC -> tail at this NIC
-  tlm_net::accumulator routers;     // routers traversed per delivered packet
-  const tlm_net::stat_group& stats() const { return m_stats; }
+  bool idle() const override { return m_queue.empty() && m_partial.empty(); }
+  size_t queued_messages() const override { return m_queue.size(); }
+  bool describe_stall(std::ostream& os) const override;
+  void trace(const tlm_net::trace_window& window, const std::string& prefix) override;
 
  private:
   enum class action_kind : uint8_t { deliver, credit, wake };
@@ -136,7 +100,6 @@ class host_nic final : public sc_core::sc_module {
 
   sc_core::sc_event m_wakeup;
   tlm_net::timed_queue<action> m_agenda;
-  tlm_net::stat_group m_stats;
   std::unique_ptr<trace_mirror> m_trace;
 };
 

@@ -19,7 +19,7 @@ void fill_membership(const network::topology& topo, const algorithms::ragasa_tre
 }
 
 manager::manager(const sc_core::sc_module_name& name, const network::topology& topo,
-                 const algorithms::ragasa_tree& tree, host_nic& nic,
+                 const algorithms::ragasa_tree& tree, nic& nic,
                  std::vector<membership_source>& sources, const manager_params& params)
     : sc_core::sc_module(name),
       m_topo(topo),

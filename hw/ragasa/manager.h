@@ -12,7 +12,7 @@
 
 #include "algorithms/ragasa_tree.h"
 #include "hw/nic/host.h"
-#include "hw/nic/host_nic.h"
+#include "hw/nic/nic.h"
 #include "hw/ragasa/bcast_unit.h"
 #include "network/topology.h"
 #include "tlm/statistics.h"
@@ -53,7 +53,7 @@ class manager final : public sc_core::sc_module, public membership_listener {
   // `nic` is the management node's; router r's child list goes into sources[r], which
   // router r's unit reads when it parses its Mini Packet.
   manager(const sc_core::sc_module_name& name, const network::topology& topo,
-          const algorithms::ragasa_tree& tree, host_nic& nic,
+          const algorithms::ragasa_tree& tree, nic& nic,
           std::vector<membership_source>& sources, const manager_params& params);
   SC_HAS_PROCESS(manager);
 
@@ -78,7 +78,7 @@ class manager final : public sc_core::sc_module, public membership_listener {
   const network::topology& m_topo;
   std::vector<network::router_id> m_routers;  // participating, tree order
   std::vector<uint64_t> m_bytes;              // [i] MP size for m_routers[i]
-  host_nic& m_nic;
+  nic& m_nic;
   manager_params m_params;
   uint32_t m_expected = 0;
   uint32_t m_parsed = 0;

@@ -23,7 +23,7 @@ uint64_t traffic_stream_seed(uint64_t seed, network::terminal_id terminal) {
 
 traffic_generator::traffic_generator(const sc_core::sc_module_name& name,
                                      network::terminal_id terminal, const traffic_params& params,
-                                     host_nic& nic,
+                                     nic& nic,
                                      const std::vector<network::terminal_id>& destinations,
                                      std::function<bool()> stop_when)
     : sc_core::sc_module(name),

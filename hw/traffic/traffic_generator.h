@@ -14,7 +14,7 @@
 // same seed offers the same messages at the same times to the same destinations.
 #pragma once
 
-#include "hw/nic/host_nic.h"
+#include "hw/nic/nic.h"
 #include "network/placement.h"
 #include "tlm/statistics.h"
 #include "tlm/timed_queue.h"
@@ -49,7 +49,7 @@ class traffic_generator final : public sc_core::sc_module, public nic_client {
   // `destinations` (sorted ascending, outliving the generator) are drawn from uniformly,
   // skipping this terminal if listed. `stop_when`, if given, is asked at every arrival.
   traffic_generator(const sc_core::sc_module_name& name, network::terminal_id terminal,
-                    const traffic_params& params, host_nic& nic,
+                    const traffic_params& params, nic& nic,
                     const std::vector<network::terminal_id>& destinations,
                     std::function<bool()> stop_when = {});
   SC_HAS_PROCESS(traffic_generator);
@@ -80,7 +80,7 @@ class traffic_generator final : public sc_core::sc_module, public nic_client {
 
   network::terminal_id m_terminal;
   traffic_params m_params;
-  host_nic& m_nic;
+  nic& m_nic;
   const std::vector<network::terminal_id>& m_destinations;
   size_t m_self_index;  // position of m_terminal in m_destinations, or its size
   std::function<bool()> m_stop_when;
