@@ -59,6 +59,10 @@ class declarer {
   void field(const char* key, double& m, double lo, double hi, const char* desc) {
     out.push_back(real_key(key, m, lo, hi, desc));
   }
+  void choice(const char* key, std::string& m, std::vector<std::string> allowed,
+              const char* desc) {
+    out.push_back(choice_key(key, m, std::move(allowed), desc));
+  }
   std::vector<decl> out;
 };
 
@@ -70,6 +74,9 @@ class loader {
   }
   void field(const char* key, uint64_t& m, double, double, const char*) { m = m_values.uint(key); }
   void field(const char* key, double& m, double, double, const char*) { m = m_values.real(key); }
+  void choice(const char* key, std::string& m, const std::vector<std::string>&, const char*) {
+    m = m_values.text(key);
+  }
 
  private:
   const values& m_values;

@@ -54,11 +54,11 @@ void add_kind_keys(std::vector<key_info>& keys, const network::topology_kind& ki
     keys.push_back(std::move(k));
   }
   for (const network::link_class_decl& c : kind.classes) {
-    const std::string what = c.name + " link" + (c.description.empty() ? "" : " (" + c.description + ")");
+    const std::string what = c.description.empty() ? c.name + " links" : c.description;
     for (key_info k : {params::real_key("link." + c.name + ".bandwidth_gib_per_s",
-                                        c.bandwidth_gib_per_s, 1e-6, 1e6, what + " bandwidth, GiB/s"),
+                                        c.bandwidth_gib_per_s, 1e-6, 1e6, what + ": bandwidth, GiB/s"),
                        params::real_key("link." + c.name + ".latency_ns", c.latency_ns, 0, 1e9,
-                                        what + " latency (also credits)")}) {
+                                        what + ": latency (also of credits)")}) {
       k.owner = kind.name;
       keys.push_back(std::move(k));
     }
@@ -215,31 +215,8 @@ std::vector<key_info> general_keys() {
         "largest packet; messages are split into packets of this size"),
       u("network.flit_bytes", 64, 1, 1 << 20,
         "flit size: a router may forward a packet once its head flit is in (cut-through)"),
-      u("router.vcs", 3, 1, 64, "virtual channels per port"),
-      u("router.delay_cycles", 50, 0, 1e6, "router pipeline: routing, allocation, crossbar"),
-      r("router.clock_mhz", "1000", 1e-3, 1e6, "router clock"),
-      // (here: each offload family's keys, see schema())
-      r("host.send_overhead_ns", "300", 0, 1e12, "CPU time of an MPI send call"),
-      r("host.recv_overhead_ns", "300", 0, 1e12, "CPU time of an MPI receive completion"),
-      c("traffic.kind", "none", {"none", "background", "uniform", "adversarial"},
-        "traffic generators: background = terminals outside the job send to each other until "
-        "the broadcast completes; uniform = every terminal to a random other terminal; "
-        "adversarial = group i to a random terminal of group i+1 (both need "
-        "collective.algorithm = none)"),
-      u("traffic.message_bytes", 1024, 1, 1ull << 30, "bytes of each traffic message"),
-      r("traffic.mean_interarrival_ns", "750", 1e-3, 1e12,
-        "background: mean of the exponential time between a terminal's messages"),
-      r("traffic.load", "0.1", 1e-6, 1,
-        "uniform/adversarial: offered load per terminal, fraction of the terminal link bandwidth "
-        "(Poisson arrivals)"),
-      r("traffic.warmup_ns", "10000", 0, 1e15,
-        "uniform/adversarial: time before the measurement window"),
-      r("traffic.measure_ns", "50000", 1e-3, 1e15,
-        "uniform/adversarial: measurement window; generation stops at its end, then the "
-        "network drains"),
-      u("traffic.max_queue_messages", 10000, 1, 1e9,
-        "a terminal offering a message while this many wait in its NIC drops it "
-        "(traffic.dropped_at_source)"),
+      // (here: the router's, the offload families' and the host's keys, see schema())
+      // (here: the traffic generators' keys, see schema())
       r("sim.max_time_ns", "1e10", 0, 1e18,
         "simulated-time limit; reaching it stops the run as stalled (exit 1); 0 = none"),
       t("trace.vcd", "", "VCD file to write (empty = no waveforms); --vcd sets it"),
@@ -267,18 +244,26 @@ const std::vector<key_info>& schema() {
         c("topology.kind", kinds.front().c_str(), kinds,
           "network topology (`bcastsim list` shows each kind's keys)")};
     for (const network::topology_kind& k : network::topology_kinds()) add_kind_keys(all, k);
-    std::vector<key_info> general = general_keys();
-    // The router's keys, with each kind's VC buffers beside router.vcs; the offload
-    // families' keys after the router's.
-    for (key_info& k : general) {
-      if (k.key == "host.send_overhead_ns") {
+    // The testbench's keys, and in their place those declared beside the blocks: the
+    // router's (with each kind's VC buffers after router.vcs), the offload families', the
+    // host's, the traffic generators'.
+    for (key_info& k : general_keys()) {
+      if (k.key == "sim.max_time_ns") {
+        for (const key_info& tk : params::declarations_of<traffic_config>()) all.push_back(tk);
+      }
+      all.push_back(std::move(k));
+      if (all.back().key == "network.flit_bytes") {
+        for (key_info& rk : params::declarations_of<hw::router_params>()) {
+          all.push_back(std::move(rk));
+          if (all.back().key != "router.vcs") continue;
+          for (const network::topology_kind& kind : network::topology_kinds()) {
+            add_buffer_keys(all, kind);
+          }
+        }
         for (const offload_family& f : offload_families()) {
           for (const key_info& fk : f.params) all.push_back(fk);
         }
-      }
-      all.push_back(std::move(k));
-      if (all.back().key == "router.vcs") {
-        for (const network::topology_kind& kind : network::topology_kinds()) add_buffer_keys(all, kind);
+        for (const key_info& hk : params::declarations_of<hw::host_params>()) all.push_back(hk);
       }
     }
     return all;
@@ -411,13 +396,7 @@ scenario make_scenario(const config& cfg) {
   s.root = static_cast<uint32_t>(cfg.uint("collective.root"));
   s.random_root = cfg.text("collective.random_root") == "on";
   s.bytes = cfg.uint("collective.bytes");
-  s.traffic.kind = cfg.text("traffic.kind");
-  s.traffic.message_bytes = cfg.uint("traffic.message_bytes");
-  s.traffic.mean_interarrival_ns = cfg.real("traffic.mean_interarrival_ns");
-  s.traffic.load = cfg.real("traffic.load");
-  s.traffic.warmup_ns = cfg.real("traffic.warmup_ns");
-  s.traffic.measure_ns = cfg.real("traffic.measure_ns");
-  s.traffic.max_queue_messages = cfg.uint("traffic.max_queue_messages");
+  s.traffic = params::load<traffic_config>(cfg);
   if (s.algorithm == "none" && !s.traffic.synthetic()) {
     throw config_error("collective.algorithm",
                        "collective.algorithm = none (no collective) needs synthetic traffic; "
@@ -433,6 +412,7 @@ scenario make_scenario(const config& cfg) {
 
   const uint32_t packet = static_cast<uint32_t>(cfg.uint("network.packet_bytes"));
   const uint32_t flit = static_cast<uint32_t>(cfg.uint("network.flit_bytes"));
+  s.router = params::load<hw::router_params>(cfg);
   // The classes the kind declares; make_plan adds those its topology brings.
   const network::topology_kind& kind = network::find_topology_kind(s.topology_kind);
   s.links.clear();
@@ -447,9 +427,6 @@ scenario make_scenario(const config& cfg) {
     const std::string buf_key = "router.vc_buffer_bytes." + c.name;
     s.router.vc_buffer_bytes.push_back(checked_buffer(buf_key, cfg.uint(buf_key), packet));
   }
-  s.router.vcs = static_cast<uint32_t>(cfg.uint("router.vcs"));
-  s.router.delay_cycles = static_cast<uint32_t>(cfg.uint("router.delay_cycles"));
-  s.router.clock_mhz = cfg.real("router.clock_mhz");
   s.nic.packet_bytes = packet;
   s.nic.vcs = s.router.vcs;
   s.nic.seed = s.seed;
@@ -458,8 +435,7 @@ scenario make_scenario(const config& cfg) {
   for (const offload_family& f : offload_families()) {
     if (f.check) f.check(cfg, s);
   }
-  s.host.send_overhead_ns = cfg.real("host.send_overhead_ns");
-  s.host.recv_overhead_ns = cfg.real("host.recv_overhead_ns");
+  s.host = params::load<hw::host_params>(cfg);
   s.max_time_ns = cfg.real("sim.max_time_ns");
   s.vcd_file = cfg.text("trace.vcd");
   std::stringstream blocks(cfg.text("trace.blocks"));

@@ -77,6 +77,31 @@ struct traffic_config {
   double measure_ns = 50000;
   uint64_t max_queue_messages = 10000;
   bool synthetic() const { return kind == "uniform" || kind == "adversarial"; }
+
+  // The scenario keys, declared once: see network/params.h.
+  template <class V>
+  void visit(V& v) {
+    v.choice("traffic.kind", kind, {"none", "background", "uniform", "adversarial"},
+             "traffic generators: background = terminals outside the job send to each other "
+             "until the broadcast completes; uniform = every terminal to a random other "
+             "terminal; adversarial = group i to a random terminal of group i+1 (both need "
+             "collective.algorithm = none)");
+    v.field("traffic.message_bytes", message_bytes, 1, 1073741824.0,
+            "bytes of each traffic message");
+    v.field("traffic.mean_interarrival_ns", mean_interarrival_ns, 1e-3, 1e12,
+            "background: mean of the exponential time between a terminal's messages");
+    v.field("traffic.load", load, 1e-6, 1,
+            "uniform/adversarial: offered load per terminal, fraction of the terminal link "
+            "bandwidth (Poisson arrivals)");
+    v.field("traffic.warmup_ns", warmup_ns, 0, 1e15,
+            "uniform/adversarial: time before the measurement window");
+    v.field("traffic.measure_ns", measure_ns, 1e-3, 1e15,
+            "uniform/adversarial: measurement window; generation stops at its end, then the "
+            "network drains");
+    v.field("traffic.max_queue_messages", max_queue_messages, 1, 1e9,
+            "a terminal offering a message while this many wait in its NIC drops it "
+            "(traffic.dropped_at_source)");
+  }
 };
 
 

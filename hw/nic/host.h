@@ -29,6 +29,14 @@ namespace bcastsim::hw {
 struct host_params {
   double send_overhead_ns = 300.0;
   double recv_overhead_ns = 300.0;
+
+  // The scenario keys, declared once: see network/params.h.
+  template <class V>
+  void visit(V& v) {
+    v.field("host.send_overhead_ns", send_overhead_ns, 0, 1e12, "CPU time of an MPI send call");
+    v.field("host.recv_overhead_ns", recv_overhead_ns, 0, 1e12,
+            "CPU time of an MPI receive completion");
+  }
 };
 
 // Shared by the hosts of one collective: when it started and when each rank finished.

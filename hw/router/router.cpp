@@ -1,6 +1,7 @@
 #include "hw/router/router.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <ostream>
 #include <sstream>
 
@@ -30,6 +31,12 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
       m_radix(topo.radix(id) + (params.attached.present ? 1 : 0)),
       m_vcs(params.vcs),
       m_agenda(m_wakeup) {
+  if (params.vc_buffer_bytes.size() < topo.num_link_classes()) {
+    throw std::invalid_argument(std::string(this->name()) + ": router_params.vc_buffer_bytes has " +
+                                std::to_string(params.vc_buffer_bytes.size()) +
+                                " entries; the topology has " +
+                                std::to_string(topo.num_link_classes()) + " link classes");
+  }
   m_period = sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5));
   m_pipeline = m_period * params.delay_cycles;
   if (params.attached.input_gib_per_s > 0)

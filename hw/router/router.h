@@ -51,8 +51,9 @@ struct router_params {
   uint32_t vcs = 3;            // VCs on every port
   uint32_t delay_cycles = 50;  // routing + allocation + crossbar pipeline
   double clock_mhz = 1000.0;
-  // Input VC buffer per link class of the topology ([0] = terminal), in bytes.
-  std::vector<uint32_t> vc_buffer_bytes{16384, 16384, 32768};
+  // Input VC buffer per link class of the topology ([0] = terminal), in bytes: the keys
+  // router.vc_buffer_bytes.<class>, declared by the topology kind with its classes.
+  std::vector<uint32_t> vc_buffer_bytes;
   // A block attached on the extra port `topology radix` by an offload family (Ragasa's Bcast
   // Unit): the family's hook steers the family's packets, and what the block sends comes in
   // through the same port.
@@ -67,6 +68,15 @@ struct router_params {
     double input_gib_per_s = 0;
     const attached_port_hook* hook = nullptr;  // owned by the family; outlives the router
   } attached;
+
+  // The scenario keys, declared once: see network/params.h.
+  template <class V>
+  void visit(V& v) {
+    v.field("router.vcs", vcs, 1, 64, "virtual channels per port");
+    v.field("router.delay_cycles", delay_cycles, 0, 1e6,
+            "router pipeline: routing, allocation, crossbar");
+    v.field("router.clock_mhz", clock_mhz, 1e-3, 1e6, "router clock");
+  }
 };
 
 class router final : public sc_core::sc_module, public network::port_occupancy_view {

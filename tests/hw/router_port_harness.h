@@ -8,6 +8,7 @@
 #include "hw/router/router.h"
 #include "network/dragonfly.h"
 #include "network/routing.h"
+#include "network/topology_kind.h"
 #include "tlm/packet.h"
 #include "tlm/packet_pool.h"
 
@@ -18,6 +19,16 @@
 #include <vector>
 
 namespace bcastsim::test {
+
+// The dragonfly's VC buffers per link class, from the kind's declaration (bcastsim's
+// defaults for router.vc_buffer_bytes.*).
+inline std::vector<uint32_t> dragonfly_vc_buffers() {
+  std::vector<uint32_t> buffers;
+  for (const network::link_class_decl& c : network::dragonfly_kind().classes) {
+    buffers.push_back(c.vc_buffer_bytes);
+  }
+  return buffers;
+}
 
 class port_peer final : public sc_core::sc_module, public tlm_net::fw_if, public tlm_net::bw_if {
  public:

@@ -7,6 +7,7 @@
 #include "hw/router/router.h"
 #include "network/dragonfly.h"
 #include "network/routing.h"
+#include "network/topology_kind.h"
 #include "tlm/link.h"
 #include "tlm/null_endpoint.h"
 #include "tlm/packet_pool.h"
@@ -47,10 +48,14 @@ struct fabric_params {
   std::array<tlm_net::link_params, 3> links;
   hw::router_params router;
   hw::nic_params nic;
-  fabric_params() {  // links as bcastsim's defaults: 5.25 GiB/s and 10 ns, global 4.7 and 100
-    for (int k = 0; k < 3; ++k) links[k].cls = static_cast<link_class>(k);
-    links[2].bandwidth_gib_per_s = 4.7;
-    links[2].latency_ns = 100;
+  fabric_params() {  // links and buffers as the dragonfly kind declares them (the defaults)
+    const auto classes = network::dragonfly_kind().classes;
+    for (int k = 0; k < 3; ++k) {
+      links[k].cls = static_cast<link_class>(k);
+      links[k].bandwidth_gib_per_s = classes[k].bandwidth_gib_per_s;
+      links[k].latency_ns = classes[k].latency_ns;
+      router.vc_buffer_bytes.push_back(classes[k].vc_buffer_bytes);
+    }
     router.vcs = 2;  // what minimal routing needs
     nic.vcs = 2;
   }

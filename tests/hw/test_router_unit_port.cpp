@@ -37,6 +37,7 @@ const network::dragonfly_params k_single{3, 2, 1, 1, network::global_arrangement
 
 hw::router_params single_params(bool unit) {
   hw::router_params rp;
+  rp.vc_buffer_bytes = test::dragonfly_vc_buffers();
   rp.vcs = 2;
   rp.delay_cycles = 10;
   static const hw::ragasa::router_hook hook;  // Ragasa's routing hook, as the family sets it

@@ -1,10 +1,13 @@
 // Scenario configuration: schema defaults, YAML loading, overrides and their errors.
 #include "tb/config.h"
+#include "network/topology_kind.h"
 #include "tb/ragasa/family.h"
 
 #include <boost/test/unit_test.hpp>
 
+#include <set>
 #include <string>
+#include <utility>
 
 using bcastsim::tb::config;
 using bcastsim::tb::config_error;
@@ -147,4 +150,46 @@ BOOST_AUTO_TEST_CASE(ragasa_buffers_do_not_limit_other_algorithms) {
   c.set("collective.algorithm=binomial");
   c.set("network.packet_bytes=4096");
   BOOST_CHECK_NO_THROW(make_scenario(c));
+}
+
+// Parameters are declared once, beside their block: the schema holds each (key, kind) once,
+// and every key a block declares defaults to the block's own default, so the CLI and a
+// block built without a scenario cannot disagree (ragasa.ri_buffer_bytes once defaulted to
+// 2048 in the CLI and 16384 in bcast_unit_params).
+BOOST_AUTO_TEST_CASE(every_key_is_declared_once_with_its_blocks_default) {
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto& k : bcastsim::tb::schema()) {
+    BOOST_TEST(seen.insert({k.key, k.owner}).second, k.key << " (" << k.owner << ") twice");
+  }
+  const config defaults;
+  const auto s = make_scenario(defaults);
+  const bcastsim::hw::router_params router;
+  BOOST_TEST(s.router.vcs == router.vcs);
+  BOOST_TEST(s.router.delay_cycles == router.delay_cycles);
+  BOOST_TEST(s.router.clock_mhz == router.clock_mhz);
+  const bcastsim::hw::host_params host;
+  BOOST_TEST(s.host.send_overhead_ns == host.send_overhead_ns);
+  BOOST_TEST(s.host.recv_overhead_ns == host.recv_overhead_ns);
+  const bcastsim::tb::traffic_config traffic;
+  BOOST_TEST(s.traffic.kind == traffic.kind);
+  BOOST_TEST(s.traffic.message_bytes == traffic.message_bytes);
+  BOOST_TEST(s.traffic.load == traffic.load);
+  const bcastsim::hw::ragasa::bcast_unit_params unit;
+  const auto st = bcastsim::tb::ragasa::read_settings(defaults, s);
+  BOOST_TEST(st.unit.input_buffer_bytes == unit.input_buffer_bytes);
+  BOOST_TEST(defaults.uint("ragasa.ri_buffer_bytes") == unit.input_buffer_bytes);
+  BOOST_TEST(st.unit.working_memory_bytes == unit.working_memory_bytes);
+  BOOST_TEST(st.unit.send_cycles == unit.send_cycles);
+  BOOST_TEST(st.manager.mini_packet_child_bytes ==
+             bcastsim::hw::ragasa::manager_params{}.mini_packet_child_bytes);
+  // Each topology kind's class defaults become its keys' defaults.
+  for (const auto& kind : bcastsim::network::topology_kinds()) {
+    config c;
+    c.set("topology.kind", kind.name);
+    for (const auto& cls : kind.classes) {
+      BOOST_TEST(c.real("link." + cls.name + ".bandwidth_gib_per_s") == cls.bandwidth_gib_per_s);
+      BOOST_TEST(c.real("link." + cls.name + ".latency_ns") == cls.latency_ns);
+      BOOST_TEST(c.uint("router.vc_buffer_bytes." + cls.name) == cls.vc_buffer_bytes);
+    }
+  }
 }
