@@ -202,8 +202,9 @@ struct probe {
 void list_statistics(std::ostream& os) {
   auto show = [&os](const char* kind, const tlm_net::stat_group& g) {
     for (const tlm_net::stat_info& st : g.stats()) {
-      os << "  " << std::left << std::setw(10) << kind << std::setw(20) << st.name << std::setw(10)
-         << st.unit << (st.a ? "count/mean/min/max of " : "") << st.description << "\n";
+      os << "  " << std::left << std::setw(10) << kind << std::setw(28) << st.name << std::setw(12)
+         << st.unit << std::setw(6) << (st.a ? "merge" : tlm_net::to_string(st.how))
+         << (st.a ? "count/mean/min/max of " : "") << st.description << "\n";
     }
   };
   const probe base("probe", "binomial");
@@ -345,16 +346,12 @@ nlohmann::json run_scenario(const config& cfg,
                                               {"messages", cls_messages[k]}};
   }
 
-  uint64_t injected = 0, delivered = 0;
-  tlm_net::accumulator latency, routers;
-  for (const auto& n : fab.nics) {
-    injected += n->packets_injected.value;
-    delivered += n->packets_delivered.value;
-    latency.merge(n->latency_ps);
-    routers.merge(n->routers);
-  }
-  r["packets"] = {{"injected", injected},
-                  {"delivered", delivered},
+  tlm_net::stat_totals nics;  // every NIC's statistics, combined as declared
+  for (const auto& n : fab.nics) nics.add(n->stats());
+  const tlm_net::accumulator& latency = nics.merged("latency_ps");
+  const tlm_net::accumulator& routers = nics.merged("routers");
+  r["packets"] = {{"injected", nics.value("packets_injected")},
+                  {"delivered", nics.value("packets_delivered")},
                   {"hops_avg", routers.mean()},
                   {"latency_ns_avg", latency.mean() / 1000.0},
                   {"latency_ns_max", latency.count ? latency.max / 1000.0 : 0.0}};

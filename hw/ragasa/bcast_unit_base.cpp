@@ -26,16 +26,17 @@ bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name, network::t
                   descriptors);
   m_stats.declare("bytes_replicated", "bytes", "bytes of the copies sent", bytes_replicated);
   m_stats.declare("rx_queue_peak_packets", "packets", "high-water mark of one Rx-queue",
-                  rx_queue_peak_packets);
+                  rx_queue_peak_packets, tlm_net::combine::max);
   m_stats.declare("membership_peak_entries", "entries", "high-water mark of the Membership Table",
-                  membership_peak_entries);
+                  membership_peak_entries, tlm_net::combine::max);
   m_stats.declare("working_memory_peak_bytes", "bytes", "high-water mark of Working Memory",
-                  working_memory_peak_bytes);
+                  working_memory_peak_bytes, tlm_net::combine::max);
   m_stats.declare("work_queue_peak_descriptors", "descriptors",
-                  "high-water mark of the Work Queue Element", work_queue_peak_descriptors);
+                  "high-water mark of the Work Queue Element", work_queue_peak_descriptors,
+                  tlm_net::combine::max);
   m_stats.declare("send_queue_peak_descriptors", "descriptors",
                   "high-water mark of dispatched descriptors at the Send Packet Scheduler",
-                  send_queue_peak_descriptors);
+                  send_queue_peak_descriptors, tlm_net::combine::max);
   m_stats.declare("memory_stall_ps", "ps", "time head data packets waited for Working Memory",
                   memory_stall_ps);
   m_stats.declare("rx_hol_blocked_ps", "ps",

@@ -16,44 +16,35 @@ nlohmann::json ragasa_report(const fabric& fab,
   for (network::link_class k = 0; k < control.size(); ++k)
     setup["traversals"][fab.topo().class_name(k)] = control[k];
 
-  // Sums over the units, and high-water marks with the unit that reached them.
-  uint64_t in = 0, out = 0, bytes = 0, descriptors = 0, stall = 0, hol = 0, ri = 0, active = 0;
-  uint64_t peak_memory = 0, peak_rx = 0, peak_wq = 0, peak_sq = 0, peak_table = 0;
+  // Every unit's statistics combined as each is declared (sums, high-water marks), the
+  // units that replicated data, and the busiest one.
+  tlm_net::stat_totals t;
+  uint64_t active = 0;
   const hw::ragasa::bcast_unit_base* busiest = nullptr;
   for (const auto& u : units) {
-    in += u->packets_in.value;
-    out += u->packets_out.value;
-    bytes += u->bytes_replicated.value;
-    descriptors += u->descriptors.value;
-    stall += u->memory_stall_ps.value;
-    hol += u->rx_hol_blocked_ps.value;
-    ri += u->ri_blocked_ps.value;
+    t.add(u->stats());
     active += u->packets_in.value > u->mini_packets.value;
-    peak_memory = std::max(peak_memory, u->working_memory_peak_bytes.value);
-    peak_rx = std::max(peak_rx, u->rx_queue_peak_packets.value);
-    peak_wq = std::max(peak_wq, u->work_queue_peak_descriptors.value);
-    peak_sq = std::max(peak_sq, u->send_queue_peak_descriptors.value);
-    peak_table = std::max(peak_table, u->membership_peak_entries.value);
     if (!busiest || u->packets_out.value > busiest->packets_out.value) busiest = u.get();
   }
+  const auto ns = [&t](const char* name) { return static_cast<double>(t.value(name)) / 1000.0; };
   const hw::ragasa::bcast_unit_params& p = units.front()->params();
   nlohmann::json summed = {{"count", units.size()},
-                          {"replicating", active},
-                          {"packets_in", in},
-                          {"packets_out", out},
-                          {"bytes_replicated", bytes},
-                          {"descriptors", descriptors},
-                          {"memory_stall_ns", static_cast<double>(stall) / 1000.0},
-                          {"rx_hol_blocked_ns", static_cast<double>(hol) / 1000.0},
-                          {"ri_blocked_ns", static_cast<double>(ri) / 1000.0},
-                          {"working_memory_peak_bytes", peak_memory},
-                          {"working_memory_bytes", p.working_memory_bytes},
-                          {"rx_queue_peak_packets", peak_rx},
-                          {"work_queue_peak_descriptors", peak_wq},
-                          {"send_queue_peak_descriptors", peak_sq},
-                          {"membership_peak_entries", peak_table},
-                          {"busiest", busiest ? busiest->basename() : ""},
-                          {"busiest_packets_out", busiest ? busiest->packets_out.value : 0}};
+                           {"replicating", active},
+                           {"packets_in", t.value("packets_in")},
+                           {"packets_out", t.value("packets_out")},
+                           {"bytes_replicated", t.value("bytes_replicated")},
+                           {"descriptors", t.value("descriptors")},
+                           {"memory_stall_ns", ns("memory_stall_ps")},
+                           {"rx_hol_blocked_ns", ns("rx_hol_blocked_ps")},
+                           {"ri_blocked_ns", ns("ri_blocked_ps")},
+                           {"working_memory_peak_bytes", t.value("working_memory_peak_bytes")},
+                           {"working_memory_bytes", p.working_memory_bytes},
+                           {"rx_queue_peak_packets", t.value("rx_queue_peak_packets")},
+                           {"work_queue_peak_descriptors", t.value("work_queue_peak_descriptors")},
+                           {"send_queue_peak_descriptors", t.value("send_queue_peak_descriptors")},
+                           {"membership_peak_entries", t.value("membership_peak_entries")},
+                           {"busiest", busiest ? busiest->basename() : ""},
+                           {"busiest_packets_out", busiest ? busiest->packets_out.value : 0}};
   return {{"setup", setup}, {"units", summed}};
 }
 
