@@ -1,5 +1,7 @@
 #include "tb/ragasa_report.h"
 
+#include "tlm/units.h"
+
 #include <algorithm>
 
 namespace bcastsim::tb {
@@ -9,7 +11,7 @@ nlohmann::json ragasa_report(const fabric& fab) {
   const hw::ragasa::manager& m = *fab.manager;
   std::vector<uint64_t> control(fab.topo().num_link_classes());
   for (const auto& l : fab.links) control[l->params().cls] += l->control_packets.value;
-  nlohmann::json setup = {{"setup_ns", static_cast<double>(m.setup_ps.value) / 1000.0},
+  nlohmann::json setup = {{"setup_ns", units::ns_from_ps(static_cast<double>(m.setup_ps.value))},
                           {"mini_packets", m.mini_packets_sent.value},
                           {"mini_packet_bytes", m.mini_packet_bytes_sent.value},
                           {"routers", m.expected_mini_packets()}};
@@ -43,9 +45,9 @@ nlohmann::json ragasa_report(const fabric& fab) {
                           {"packets_out", out},
                           {"bytes_replicated", bytes},
                           {"descriptors", descriptors},
-                          {"memory_stall_ns", static_cast<double>(stall) / 1000.0},
-                          {"rx_hol_blocked_ns", static_cast<double>(hol) / 1000.0},
-                          {"ri_blocked_ns", static_cast<double>(ri) / 1000.0},
+                          {"memory_stall_ns", units::ns_from_ps(static_cast<double>(stall))},
+                          {"rx_hol_blocked_ns", units::ns_from_ps(static_cast<double>(hol))},
+                          {"ri_blocked_ns", units::ns_from_ps(static_cast<double>(ri))},
                           {"working_memory_peak_bytes", peak_memory},
                           {"working_memory_bytes", p.working_memory_bytes},
                           {"rx_queue_peak_packets", peak_rx},

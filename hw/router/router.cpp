@@ -1,6 +1,7 @@
 #include "hw/router/router.h"
 
 #include "network/dragonfly.h"
+#include "tlm/units.h"
 
 #include <algorithm>
 #include <ostream>
@@ -32,7 +33,7 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
       m_radix(topo.radix(id) + (params.bcast_unit_port ? 1 : 0)),
       m_vcs(params.vcs),
       m_agenda(m_wakeup) {
-  m_period = sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5));
+  m_period = sc_time::from_value(units::clock_period_ps(params.clock_mhz));
   m_pipeline = m_period * params.delay_cycles;
   if (params.unit_input_gib_per_s > 0)
     m_unit_ps_per_byte = 1e12 / (params.unit_input_gib_per_s * 1024.0 * 1024.0 * 1024.0);
