@@ -1,5 +1,7 @@
 #include "tb/fabric.h"
 
+#include "tlm/units.h"
+
 #include <cmath>
 #include <functional>
 
@@ -107,8 +109,7 @@ void fabric::make_traffic(const scenario& s, const network::topology& topo,
   } else {
     // Synthetic: every terminal, Poisson arrivals at the offered load of its link.
     const double bytes_per_ns =
-        s.links[network::terminal_class].bandwidth_gib_per_s *
-        1073741824.0 / 1e9;
+        units::bytes_per_ns(s.links[network::terminal_class].bandwidth_gib_per_s);
     tp.mean_interarrival_ns =
         static_cast<double>(s.traffic.message_bytes) / (s.traffic.load * bytes_per_ns);
     tp.stop_ns = s.traffic.warmup_ns + s.traffic.measure_ns;

@@ -8,6 +8,7 @@
 #include "tb/plan.h"
 #include "tb/traffic_report.h"
 #include "tb/watchdog.h"
+#include "tlm/units.h"
 
 #include <sys/resource.h>
 
@@ -28,7 +29,7 @@ double peak_rss_mb() {
 }
 
 double ns(const sc_core::sc_time& t) {
-  return static_cast<double>(t.value()) / 1000.0;
+  return units::ns_from_ps(static_cast<double>(t.value()));
 }
 
 // Link parameters and VC buffers of the classes a topology brings beyond its kind's
@@ -353,8 +354,8 @@ nlohmann::json run_scenario(const config& cfg,
   r["packets"] = {{"injected", nics.value("packets_injected")},
                   {"delivered", nics.value("packets_delivered")},
                   {"hops_avg", routers.mean()},
-                  {"latency_ns_avg", latency.mean() / 1000.0},
-                  {"latency_ns_max", latency.count ? latency.max / 1000.0 : 0.0}};
+                  {"latency_ns_avg", units::ns_from_ps(latency.mean())},
+                  {"latency_ns_max", latency.count ? units::ns_from_ps(latency.max) : 0.0}};
   if (s.traffic.kind != "none") r["traffic"] = traffic_report(s, fab);
   for (const auto& o : fab.offloads) r[o->name()] = o->report();
   if (s.link_traffic) r["link_traffic"] = link_traffic_report(fab, *p.topo, *p.place, s.root);

@@ -1,5 +1,7 @@
 #include "tb/traffic_report.h"
 
+#include "tlm/units.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -31,11 +33,9 @@ nlohmann::json traffic_report(const scenario& s, const fabric& fab) {
   std::sort(all.begin(), all.end());
   double sum = 0;
   for (const uint64_t v : all) sum += static_cast<double>(v);
-  auto ns = [](uint64_t ps) { return static_cast<double>(ps) / 1000.0; };
 
   const double bytes_per_ns =
-      s.links[network::terminal_class].bandwidth_gib_per_s * 1073741824.0 /
-      1e9;
+      units::bytes_per_ns(s.links[network::terminal_class].bandwidth_gib_per_s);
   nlohmann::json j;
   j["kind"] = s.traffic.kind;
   j["generators"] = fab.generators.size();
@@ -57,11 +57,12 @@ nlohmann::json traffic_report(const scenario& s, const fabric& fab) {
   }
   j["messages_measured"] = measured;
   j["packets_measured"] = all.size();
-  j["latency_ns"] = {{"avg", all.empty() ? 0.0 : sum / static_cast<double>(all.size()) / 1000.0},
-                     {"p50", ns(percentile(all, 50))},
-                     {"p90", ns(percentile(all, 90))},
-                     {"p99", ns(percentile(all, 99))},
-                     {"max", all.empty() ? 0.0 : ns(all.back())}};
+  using units::ns_from_ps;
+  j["latency_ns"] = {{"avg", all.empty() ? 0.0 : ns_from_ps(sum / static_cast<double>(all.size()))},
+                     {"p50", ns_from_ps(percentile(all, 50))},
+                     {"p90", ns_from_ps(percentile(all, 90))},
+                     {"p99", ns_from_ps(percentile(all, 99))},
+                     {"max", all.empty() ? 0.0 : ns_from_ps(all.back())}};
   return j;
 }
 

@@ -1,6 +1,6 @@
 #include "tlm/link.h"
 
-#include <cmath>
+#include "tlm/units.h"
 
 namespace bcastsim::tlm_net {
 
@@ -10,9 +10,8 @@ link::link(const sc_core::sc_module_name& name, const link_params& params)
     : sc_core::sc_module(name), in("in"), out("out"), m_params(params) {
   in.bind(*this);
   out.bind(*this);
-  m_ps_per_byte = 1e12 / (params.bandwidth_gib_per_s * 1024.0 * 1024.0 * 1024.0);
-  m_latency =
-      sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(params.latency_ns * 1000.0)));
+  m_ps_per_byte = units::ps_per_byte(params.bandwidth_gib_per_s);
+  m_latency = sc_time::from_value(units::ps_from_ns(params.latency_ns));
   m_stats.declare("packets", "packets", "data packets that crossed the link", packets);
   m_stats.declare("messages", "messages", "data messages that crossed the link (first packets)",
                   messages);
@@ -24,7 +23,7 @@ link::link(const sc_core::sc_module_name& name, const link_params& params)
 }
 
 sc_time link::serialisation(uint32_t n) const {
-  return sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(n * m_ps_per_byte)));
+  return sc_time::from_value(units::serialisation_ps(n, m_ps_per_byte));
 }
 
 tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time& t) {

@@ -1,5 +1,7 @@
 #include "hw/nic/host.h"
 
+#include "tlm/units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <ostream>
@@ -44,7 +46,7 @@ host::host(const sc_core::sc_module_name& name, uint32_t rank,
 sc_time host::use_cpu(double ns) {
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time start = m_cpu_free > now ? m_cpu_free : now;
-  const sc_time cost = sc_time::from_value(static_cast<sc_dt::uint64>(std::llround(ns * 1000.0)));
+  const sc_time cost = sc_time::from_value(units::ps_from_ns(ns));
   m_cpu_free = start + cost;
   cpu_busy_ps += cost.value();
   return m_cpu_free;

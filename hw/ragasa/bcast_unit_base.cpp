@@ -1,5 +1,7 @@
 #include "hw/ragasa/bcast_unit_base.h"
 
+#include "tlm/units.h"
+
 namespace bcastsim::hw::ragasa {
 
 bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name, network::terminal_id terminal,
@@ -14,8 +16,7 @@ bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name, network::t
       m_pool(pool),
       m_source(membership),
       m_routing(routing),
-      m_period(
-          sc_core::sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5))),
+      m_period(sc_core::sc_time::from_value(units::clock_period_ps(params.clock_mhz))),
       m_in_bytes(params.vcs, 0),
       m_out_credits(params.output_buffer_bytes) {
   m_stats.declare("packets_in", "packets", "packets received from the router", packets_in);

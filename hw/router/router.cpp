@@ -1,5 +1,7 @@
 #include "hw/router/router.h"
 
+#include "tlm/units.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <ostream>
@@ -30,6 +32,7 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
       m_params(params),
       m_radix(topo.radix(id) + (params.attached.present ? 1 : 0)),
       m_vcs(params.vcs),
+      m_allocator(m_radix, m_vcs, m_radix),
       m_agenda(m_wakeup) {
   if (params.vc_buffer_bytes.size() < topo.num_link_classes()) {
     throw std::invalid_argument(std::string(this->name()) + ": router_params.vc_buffer_bytes has " +
@@ -37,10 +40,10 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
                                 " entries; the topology has " +
                                 std::to_string(topo.num_link_classes()) + " link classes");
   }
-  m_period = sc_time::from_value(static_cast<sc_dt::uint64>(1e6 / params.clock_mhz + 0.5));
+  m_period = sc_time::from_value(units::clock_period_ps(params.clock_mhz));
   m_pipeline = m_period * params.delay_cycles;
   if (params.attached.input_gib_per_s > 0)
-    m_unit_ps_per_byte = 1e12 / (params.attached.input_gib_per_s * 1024.0 * 1024.0 * 1024.0);
+    m_unit_ps_per_byte = units::ps_per_byte(params.attached.input_gib_per_s);
   m_fw.reset(new tlm_net::tagged_fw<router>[m_radix]);
   m_bw.reset(new tlm_net::tagged_bw<router>[m_radix]);
   m_inputs.resize(m_radix);
@@ -71,13 +74,11 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
         m_neighbours.emplace_back(info.peer, port);
     }
     m_outputs[port].capacity_bytes = cap;
-    m_outputs[port].requests.reserve(m_radix);
     for (uint32_t vc = 0; vc < m_vcs; ++vc) credits(port, vc) = cap;
   }
   // Stable: the first port to a neighbour stays first.
   std::stable_sort(m_neighbours.begin(), m_neighbours.end(),
                    [](const auto& x, const auto& y) { return x.first < y.first; });
-  m_requested_outputs.reserve(m_radix);
   m_stats.declare("packets", "packets", "packets switched", packets);
   m_stats.declare("wait_ps", "ps", "time from a packet being routed to its grant (input VC wait)",
                   wait_ps);
@@ -233,20 +234,18 @@ void router::allocate() {
   auto retry_at = [&retry](const sc_time& t) {
     if (t < retry) retry = t;
   };
-  // Input stage: each free input picks one eligible VC, round-robin from its pointer.
+  // Every head that could leave now requests its output; the separable allocator picks one
+  // VC per input and one input per output, round-robin (hw/router/separable_allocator.h).
   for (uint32_t i = 0; i < m_radix; ++i) {
-    input_port& ip = m_inputs[i];
-    ip.pick = -1;
-    ip.eligible = 0;
+    const input_port& ip = m_inputs[i];
     if (ip.ready == 0) continue;
     if (ip.busy_until > now) {
       retry_at(ip.busy_until);
       continue;
     }
-    // Every head is looked at, not only up to the pick: if this input loses the output
-    // stage, a head behind the pick may be the one that can go first.
-    for (uint32_t k = 0; k < m_vcs; ++k) {
-      const uint32_t vc = (ip.rr + k) % m_vcs;
+    // Every head is looked at, not only up to the one the input will pick: if this input
+    // loses the output stage, another head may be the one that can go first.
+    for (uint32_t vc = 0; vc < m_vcs; ++vc) {
       input_vc& q = ivc(i, vc);
       if (q.fifo.empty()) continue;
       const packet* head = q.fifo.front();
@@ -265,39 +264,17 @@ void router::allocate() {
         }
         continue;
       }
-      ++ip.eligible;
-      if (ip.pick >= 0) continue;
-      ip.pick = static_cast<int32_t>(vc);
-      if (op.requests.empty()) m_requested_outputs.push_back(o);
-      op.requests.push_back(i);
+      m_allocator.request(i, vc, o);
     }
   }
-  // Output stage: each requested output grants the requesting input nearest its pointer.
-  for (uint32_t o : m_requested_outputs) {
-    output_port& op = m_outputs[o];
-    uint32_t best = op.requests.front();
-    uint32_t best_dist = (best + m_radix - op.rr) % m_radix;
-    for (uint32_t i : op.requests) {
-      const uint32_t dist = (i + m_radix - op.rr) % m_radix;
-      if (dist < best_dist) best = i, best_dist = dist;
-    }
+  for (const separable_allocator::grant& g : m_allocator.allocate()) {
     // A loser retries on the next cycle (the allocator's next iteration) if another of its
     // heads could go now, else when this output frees.
-    bool loser_waits_for_output = false;
-    for (uint32_t i : op.requests) {
-      if (i == best) continue;
-      if (m_inputs[i].eligible > 1) {
-        retry_at(now + m_period);
-      } else {
-        loser_waits_for_output = true;
-      }
-    }
-    op.requests.clear();
-    grant(best, static_cast<uint32_t>(m_inputs[best].pick), o);
-    if (loser_waits_for_output) retry_at(op.busy_until);
-    if (m_inputs[best].ready > 0) retry_at(m_inputs[best].busy_until);
+    if (g.losers_with_other_requests) retry_at(now + m_period);
+    grant(g.input, g.vc, g.output);
+    if (g.losers_without_other_requests) retry_at(m_outputs[g.output].busy_until);
+    if (m_inputs[g.input].ready > 0) retry_at(m_inputs[g.input].busy_until);
   }
-  m_requested_outputs.clear();
   if (retry != sc_core::sc_max_time()) wake_at(retry);
 }
 
@@ -310,8 +287,6 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   --ip.ready;
   --m_buffered;
   q.occupancy_bytes -= p->size_bytes;
-  ip.rr = (vc + 1) % m_vcs;
-  op.rr = (in_port + 1) % m_radix;
   ++packets;
   wait_ps.sample(static_cast<double>((now - p->hop_ready).value()));
 

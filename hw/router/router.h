@@ -7,9 +7,10 @@
 //   agenda ARRIVE           after the pipeline (delay_cycles, aligned to the clock edge) the
 //                           routing policy picks (out port, out VC); the packet joins the
 //                           FIFO of its input VC
-//   allocate()              separable allocation: every free input picks one VC round-robin
-//                           among heads whose output is free and has credits for the whole
-//                           packet; every output grants one requesting input round-robin
+//   allocate()              every head whose output is free and has credits for the whole
+//                           packet requests it; the separable_allocator picks one VC per
+//                           input and grants one input per output, each stage with a
+//                           round_robin_arbiter (separable_allocator.h, round_robin_arbiter.h)
 //   offload packets         (unit_router set) go to the attached Bcast Unit's port at their
 //                           unit's router; a packet fresh from its source whose unit sits
 //                           on a neighbour takes the direct link there (a tree edge);
@@ -19,6 +20,7 @@
 //                           upstream (in[i].nb_transport_bw) for that moment
 #pragma once
 
+#include "hw/router/separable_allocator.h"
 #include "network/routing.h"
 #include "tlm/packet.h"
 #include "tlm/ring.h"
@@ -143,10 +145,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
     network::link_class cls = network::terminal_class;
     uint32_t capacity_bytes = 0;  // per VC
     sc_core::sc_time busy_until;
-    uint32_t rr = 0;        // next VC to favour
-    uint32_t ready = 0;     // packets in the FIFOs
-    int32_t pick = -1;      // VC picked in this allocation round
-    uint32_t eligible = 0;  // heads that could go in this round
+    uint32_t ready = 0;  // packets in the FIFOs
   };
   // A credit on its way back: usable from `when`. Per output they arrive in time order
   // (the downstream input releases one packet at a time), so a FIFO holds them.
@@ -157,9 +156,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   };
   struct output_port {
     sc_core::sc_time busy_until;
-    uint32_t rr = 0;                        // next input to favour
     uint32_t capacity_bytes = 0;            // downstream VC buffer size
-    std::vector<uint32_t> requests;         // inputs that picked this output this round
     tlm_net::ring<pending_credit> pending;  // applied lazily, when credits are looked at
     bool credit_waiter = false;  // a head waits for credits and no wake-up is set for them
   };
@@ -201,7 +198,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   std::vector<input_vc> m_in_vcs;  // [port * vcs + vc]
   std::vector<output_port> m_outputs;
   std::vector<uint32_t> m_credits;               // [port * vcs + vc], bytes free downstream
-  std::vector<uint32_t> m_requested_outputs;     // outputs with requests this round
+  separable_allocator m_allocator;               // inputs x VCs onto outputs, round-robin
   std::vector<tlm_net::packet> m_credit_tokens;  // [port]: payload of credit returns
   uint64_t m_buffered = 0;
   sc_core::sc_time m_wake_at = sc_core::sc_max_time();  // earliest wake-up set, if any

@@ -1,5 +1,7 @@
 #include "tb/cosim/scoreboard.h"
 
+#include "tlm/units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -74,7 +76,7 @@ std::string child_text(const hw::ragasa::membership_child& c) {
 
 std::string time_text(uint64_t t_ps) {
   std::ostringstream os;
-  os << std::fixed << std::setprecision(3) << static_cast<double>(t_ps) / 1000.0 << " ns";
+  os << std::fixed << std::setprecision(3) << units::ns_from_ps(static_cast<double>(t_ps)) << " ns";
   return os.str();
 }
 

@@ -1,5 +1,7 @@
 #include "tb/cosim/stimulus.h"
 
+#include "tlm/units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -14,7 +16,7 @@ using hw::ragasa::membership_child;
 using tlm_net::packet_kind;
 
 uint64_t sink_params::serialisation_ps(uint32_t bytes) const {
-  return static_cast<uint64_t>(std::llround(bytes * ps_per_byte));  // as tlm_net::link does
+  return units::serialisation_ps(bytes, ps_per_byte);  // as tlm_net::link does
 }
 
 namespace {
@@ -35,7 +37,7 @@ uint64_t sink_params::credit_delay_of_copy(uint64_t copy) const {
 }
 
 uint64_t stimulus::period_ps() const {
-  return static_cast<uint64_t>(1e6 / params.clock_mhz + 0.5);  // as bcast_unit does
+  return units::clock_period_ps(params.clock_mhz);  // as bcast_unit does
 }
 
 uint64_t stimulus::packets(packet_kind kind) const {
@@ -45,8 +47,8 @@ uint64_t stimulus::packets(packet_kind kind) const {
 
 uint64_t replay_credit_delay_ps(double router_clock_mhz, uint32_t router_delay_cycles,
                                 double port_latency_ns) {
-  const auto router_period = static_cast<uint64_t>(1e6 / router_clock_mhz + 0.5);
-  const auto latency = static_cast<uint64_t>(std::llround(port_latency_ns * 1000.0));
+  const uint64_t router_period = units::clock_period_ps(router_clock_mhz);
+  const uint64_t latency = units::ps_from_ns(port_latency_ns);
   return uint64_t{router_delay_cycles} * router_period + 2 * latency;
 }
 
@@ -421,9 +423,8 @@ std::vector<stimulus> load_replay(const std::string& path) {
         const nlohmann::json& port = j.at("port");
         const double gib = port.at("bandwidth_gib_per_s").get<double>();
         if (!(gib > 0)) fail("port bandwidth_gib_per_s must be positive");
-        s.sink.ps_per_byte = 1e12 / (gib * 1024.0 * 1024.0 * 1024.0);
-        s.credit_latency_ps =
-            static_cast<uint64_t>(std::llround(port.at("latency_ns").get<double>() * 1000.0));
+        s.sink.ps_per_byte = units::ps_per_byte(gib);
+        s.credit_latency_ps = units::ps_from_ns(port.at("latency_ns").get<double>());
         j.at("credit_delay_ps").get_to(s.sink.credit_delay_ps);
         if (!(s.params.clock_mhz > 0)) fail("params clock_mhz must be positive");
         by_name[unit] = units.size();

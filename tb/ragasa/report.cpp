@@ -1,5 +1,7 @@
 #include "tb/ragasa/report.h"
 
+#include "tlm/units.h"
+
 #include <algorithm>
 
 namespace bcastsim::tb::ragasa {
@@ -9,7 +11,7 @@ nlohmann::json ragasa_report(const fabric& fab,
                              const hw::ragasa::manager& m) {
   std::vector<uint64_t> control(fab.topo().num_link_classes());
   for (const auto& l : fab.links) control[l->params().cls] += l->control_packets.value;
-  nlohmann::json setup = {{"setup_ns", static_cast<double>(m.setup_ps.value) / 1000.0},
+  nlohmann::json setup = {{"setup_ns", units::ns_from_ps(static_cast<double>(m.setup_ps.value))},
                           {"mini_packets", m.mini_packets_sent.value},
                           {"mini_packet_bytes", m.mini_packet_bytes_sent.value},
                           {"routers", m.expected_mini_packets()}};
@@ -26,7 +28,9 @@ nlohmann::json ragasa_report(const fabric& fab,
     active += u->packets_in.value > u->mini_packets.value;
     if (!busiest || u->packets_out.value > busiest->packets_out.value) busiest = u.get();
   }
-  const auto ns = [&t](const char* name) { return static_cast<double>(t.value(name)) / 1000.0; };
+  const auto ns = [&t](const char* name) {
+    return units::ns_from_ps(static_cast<double>(t.value(name)));
+  };
   const hw::ragasa::bcast_unit_params& p = units.front()->params();
   nlohmann::json summed = {{"count", units.size()},
                            {"replicating", active},

@@ -1,0 +1,89 @@
+// The router's switch allocator: separable, input first, with round-robin arbiters.
+//
+// Each round the router offers every (input, VC) whose head could leave now (request()),
+// then allocate() runs the two stages:
+//   input stage   each input picks one of its requesting VCs, the one nearest its VC
+//                 arbiter's pointer;
+//   output stage  each output that was picked grants one of the inputs that picked it, the
+//                 one nearest its input arbiter's pointer.
+// Both pointers move past a winner only (round_robin_arbiter::update): an input that loses
+// keeps its pick for the next round, so no VC and no input starves. Outputs are granted in
+// the order of their lowest requesting input, the order in which the router scans them.
+//
+// A loser is told apart by whether it had other requests this round: it can try another
+// head on the next cycle; otherwise it waits for the output it lost (grant::losers_*).
+//
+// No allocation after construction: every list is sized for the router's ports.
+#pragma once
+
+#include "hw/router/round_robin_arbiter.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace bcastsim::hw {
+
+class separable_allocator {
+ public:
+  struct grant {
+    uint32_t input = 0;
+    uint32_t vc = 0;
+    uint32_t output = 0;
+    // Some input that picked this output and lost had another requesting VC this round.
+    bool losers_with_other_requests = false;
+    // Some input that picked this output and lost had no other request this round.
+    bool losers_without_other_requests = false;
+  };
+
+  separable_allocator(uint32_t inputs, uint32_t vcs, uint32_t outputs);
+
+  uint32_t inputs() const { return static_cast<uint32_t>(m_inputs.size()); }
+  uint32_t vcs() const { return m_vcs; }
+  uint32_t outputs() const { return static_cast<uint32_t>(m_output_arbiters.size()); }
+
+  // The head of (input, vc) can leave through `output` now. At most one request per
+  // (input, vc) a round; requests may come in any order.
+  void request(uint32_t input, uint32_t vc, uint32_t output) {
+    input_state& s = m_inputs[input];
+    if (s.requests++ == 0) {
+      if (!m_active_inputs.empty() && input < m_active_inputs.back()) m_active_sorted = false;
+      m_active_inputs.push_back(input);
+    } else if (!s.arbiter.nearer(vc, s.pick_vc)) {
+      return;
+    }
+    s.pick_vc = vc;  // the input stage, as the requests come: the VC nearest the pointer
+    s.pick_output = output;
+  }
+
+  // Requests of `input` this round (before allocate()).
+  uint32_t requests(uint32_t input) const { return m_inputs[input].requests; }
+
+  // Runs both stages on this round's requests, moves the winners' pointers and clears the
+  // requests. The grants stay valid until the next allocate().
+  const std::vector<grant>& allocate();
+
+  const round_robin_arbiter& input_arbiter(uint32_t input) const { return m_inputs[input].arbiter; }
+  const round_robin_arbiter& output_arbiter(uint32_t output) const {
+    return m_output_arbiters[output];
+  }
+
+ private:
+  struct input_state {
+    round_robin_arbiter arbiter;  // over the VCs
+    uint32_t requests = 0;        // requesting VCs this round
+    uint32_t pick_vc = 0;         // valid when requests > 0
+    uint32_t pick_output = 0;
+  };
+
+  uint32_t m_vcs;
+  std::vector<input_state> m_inputs;
+  std::vector<round_robin_arbiter> m_output_arbiters;  // over the inputs
+  std::vector<uint32_t> m_active_inputs;               // inputs with requests this round
+  bool m_active_sorted = true;
+  std::vector<uint32_t> m_picked_by;       // [output * inputs + k]: inputs that picked it
+  std::vector<uint32_t> m_picked_count;    // [output]
+  std::vector<uint32_t> m_picked_outputs;  // outputs with picks, by lowest input
+  std::vector<grant> m_grants;
+};
+
+}  // namespace bcastsim::hw
