@@ -1,5 +1,6 @@
 #include "tb/fabric.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -255,7 +256,10 @@ tlm_net::link& fabric::make_link(const std::string& name, const tlm_net::link_pa
 }
 
 void fabric::trace(const tlm_net::trace_window& window, const std::vector<std::string>& blocks) {
-  for (const std::string& b : blocks) {
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const std::string& b = blocks[i];
+    if (std::find(blocks.begin(), blocks.begin() + i, b) != blocks.begin() + i)
+      throw config_error("trace.blocks", "trace.blocks names '" + b + "' twice");
     bool found = false;
     for (auto& r : routers) {
       if (b == r->basename()) r->trace(window, b), found = true;
