@@ -2,6 +2,7 @@
 
 #include "tlm/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -169,7 +170,10 @@ tlm_net::link& fabric::make_link(const std::string& name, const tlm_net::link_pa
 }
 
 void fabric::trace(const tlm_net::trace_window& window, const std::vector<std::string>& blocks) {
-  for (const std::string& b : blocks) {
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    const std::string& b = blocks[i];
+    if (std::find(blocks.begin(), blocks.begin() + i, b) != blocks.begin() + i)
+      throw config_error("trace.blocks", "trace.blocks names '" + b + "' twice");
     bool found = false;
     for (auto& r : routers) {
       if (b == r->basename()) r->trace(window, b), found = true;

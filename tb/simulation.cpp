@@ -4,6 +4,7 @@
 #include "algorithms/verify.h"
 #include "network/topology_kind.h"
 #include "tb/fabric.h"
+#include "tb/gtkwave_save_file.h"
 #include "tb/link_traffic.h"
 #include "tb/plan.h"
 #include "tb/traffic_report.h"
@@ -12,8 +13,12 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <iomanip>
 #include <memory>
 #include <ostream>
@@ -254,21 +259,54 @@ nlohmann::json run_scenario(const config& cfg,
 
   fabric fab("fabric", s, *p.topo, *p.routing, *p.place, p.sched, progress, record_unit_inputs);
 
+  // Waveforms: the VCD, and beside it the GTKWave save file generated from the traced
+  // blocks' declarations once the simulated time is known.
   sc_core::sc_trace_file* vcd = nullptr;
+  std::string vcd_base;  // FILE of FILE.vcd and FILE.gtkw
+  tlm_net::trace_catalog traced;
   if (!s.vcd_file.empty()) {
-    std::string base = s.vcd_file;
-    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
-      base.resize(base.size() - 4);
-    vcd = sc_core::sc_create_vcd_trace_file(base.c_str());
+    vcd_base = s.vcd_file;
+    if (vcd_base.size() > 4 && vcd_base.compare(vcd_base.size() - 4, 4, ".vcd") == 0)
+      vcd_base.resize(vcd_base.size() - 4);
+    if (!std::ofstream(vcd_base + ".vcd")) {  // SystemC would only say so at the first sc_start
+      throw config_error("trace.vcd", "trace.vcd (--vcd): cannot write '" + vcd_base +
+                                          ".vcd': " + std::strerror(errno));
+    }
+    vcd = sc_core::sc_create_vcd_trace_file(vcd_base.c_str());
     vcd->set_time_unit(1, sc_core::SC_PS);
     tlm_net::trace_window window;
     window.file = vcd;
-    const size_t slash = base.rfind('/');
-    window.own_vcd_dir = slash == std::string::npos ? "." : base.substr(0, slash);
+    window.catalog = &traced;
+    const size_t slash = vcd_base.rfind('/');
+    window.own_vcd_dir = slash == std::string::npos ? "." : vcd_base.substr(0, slash);
     window.start = sc_core::sc_time(s.trace_start_ns, sc_core::SC_NS);
     if (s.trace_end_ns > 0) window.end = sc_core::sc_time(s.trace_end_ns, sc_core::SC_NS);
     fab.trace(window, s.trace_blocks);
+    // A block that cannot be traced is refused rather than shown empty.
+    for (const std::string& name : s.trace_blocks) {
+      const auto b = std::find_if(traced.blocks.begin(), traced.blocks.end(),
+                                  [&](const tlm_net::trace_block& t) { return t.name == name; });
+      if (b == traced.blocks.end() || b->signals.empty())
+        throw config_error(
+            "trace.blocks",
+            "trace.blocks names '" + name + "', which declares no signals to trace into the VCD");
+    }
   }
+  // Closes the VCD and writes FILE.gtkw, zoomed to the window (to the end of the simulated
+  // time when trace.end_ns is 0).
+  auto close_waveforms = [&] {
+    if (!vcd) return;
+    sc_core::sc_close_vcd_trace_file(vcd);
+    vcd = nullptr;
+    const std::string name = vcd_base.substr(vcd_base.rfind('/') + 1);
+    gtkwave_view view;
+    view.vcd_file = name + ".vcd";
+    view.save_file = name + ".gtkw";
+    view.start_ps = sc_core::sc_time(s.trace_start_ns, sc_core::SC_NS).value();
+    view.end_ps = s.trace_end_ns > 0 ? sc_core::sc_time(s.trace_end_ns, sc_core::SC_NS).value()
+                                     : sc_core::sc_time_stamp().value();
+    write_file_whole(vcd_base + ".gtkw", gtkwave_save_file(traced, view));
+  };
 
   // Binding, end of elaboration and process initialisation happen in the first sc_start;
   // a zero-time start separates that cost from simulation proper.
@@ -285,12 +323,16 @@ nlohmann::json run_scenario(const config& cfg,
       sc_core::sc_start();
     }
   } catch (const sc_core::sc_report& e) {
-    if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+    try {
+      close_waveforms();
+    } catch (const config_error&) {
+      // The simulation's error is the one to report.
+    }
     throw simulation_failure(std::string("simulation error at ") +
                              sc_core::sc_time_stamp().to_string() + ": " + e.what());
   }
   const auto sim_end = std::chrono::steady_clock::now();
-  if (vcd) sc_core::sc_close_vcd_trace_file(vcd);
+  close_waveforms();
   fab.finish();
 
   const std::string problem = check_finished(fab, progress, s);

@@ -1,20 +1,85 @@
 // Waveforms of chosen blocks in a time window. SystemC cannot pause a VCD file, so traced
 // blocks copy their state into mirror variables only inside the window; outside it the
 // mirrors hold still and the VCD records nothing.
+//
+// A block declares each traced signal once, with trace_signals::add: that registers the
+// mirror variable in the VCD and records the signal's display name (block, then stage or
+// port class) in the window's catalog, from which the GTKWave save file is written
+// (tb/gtkwave_save_file.h).
 #pragma once
 
 #include <string>
 #include <systemc>
+#include <type_traits>
+#include <vector>
 
 namespace bcastsim::tlm_net {
 
+// One traced signal as its block declared it.
+struct trace_signal {
+  std::string vcd_name;  // below the block's scope, scopes joined by dots: "port3.out.busy"
+  std::string display;   // with its stage or port class: "port3(global).out.busy"
+  unsigned width = 1;    // bits; 1 = a wire
+};
+
+// A traced block: its module name (also its scope in the VCD), what it is, and its signals
+// in the order it declared them.
+struct trace_block {
+  std::string name;     // "router_0"
+  std::string summary;  // "router, 8 ports"
+  std::vector<trace_signal> signals;
+};
+
+// Every block traced into one VCD, in the order they were traced.
+struct trace_catalog {
+  std::vector<trace_block> blocks;
+};
+
 struct trace_window {
-  sc_core::sc_trace_file* file = nullptr;
+  sc_core::sc_trace_file* file = nullptr;  // null: nothing goes into a SystemC VCD
   sc_core::sc_time start = sc_core::SC_ZERO_TIME;
   sc_core::sc_time end = sc_core::sc_max_time();
   // Blocks that write a waveform of their own (verilated RTL) put it in this folder.
   std::string own_vcd_dir = ".";
+  // Where the blocks' declarations go (may be null: then only the VCD gets them).
+  trace_catalog* catalog = nullptr;
   bool active(const sc_core::sc_time& now) const { return now >= start && now <= end; }
+};
+
+// The declarations of one block's traced signals, made in its trace(): every add()
+// registers the value in the window's VCD as "<block>.<vcd_name>" and records its display
+// name in the window's catalog. Only while trace() runs; the values must outlive the VCD.
+class trace_signals {
+ public:
+  trace_signals(const trace_window& window, const std::string& block, const std::string& summary)
+      : m_file(window.file), m_block(block) {
+    if (m_file && window.catalog) {
+      m_catalog = window.catalog;
+      m_index = m_catalog->blocks.size();
+      m_catalog->blocks.push_back(trace_block{block, summary, {}});
+    }
+  }
+
+  template <class T>
+  void add(const T& value, const std::string& vcd_name, const std::string& display) {
+    static_assert(std::is_integral_v<T>, "traced mirrors are bools or unsigned integers");
+    if (!m_file) return;
+    sc_core::sc_trace(m_file, value, m_block + "." + vcd_name);
+    if (m_catalog)
+      m_catalog->blocks[m_index].signals.push_back(
+          trace_signal{vcd_name, display, std::is_same_v<T, bool> ? 1u : unsigned(8 * sizeof(T))});
+  }
+  // A signal whose VCD name already says its stage: shown under the same name.
+  template <class T>
+  void add(const T& value, const std::string& name) {
+    add(value, name, name);
+  }
+
+ private:
+  sc_core::sc_trace_file* m_file;
+  std::string m_block;
+  trace_catalog* m_catalog = nullptr;
+  size_t m_index = 0;
 };
 
 }  // namespace bcastsim::tlm_net

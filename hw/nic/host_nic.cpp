@@ -191,12 +191,14 @@ void host_nic::trace(const tlm_net::trace_window& window, const std::string& pre
   m_trace = std::make_unique<trace_mirror>();
   m_trace->window = window;
   m_trace->inject_credit_bytes = m_credits[0];
-  sc_core::sc_trace(window.file, m_trace->queued_messages, prefix + ".inject.queued_messages");
-  sc_core::sc_trace(window.file, m_trace->inject_credit_bytes, prefix + ".inject.vc0.credit_bytes");
-  sc_core::sc_trace(window.file, m_trace->link_busy, prefix + ".inject.busy");
-  sc_core::sc_trace(window.file, m_trace->injected, prefix + ".packets_injected");
-  sc_core::sc_trace(window.file, m_trace->eject_bytes, prefix + ".eject.occupancy_bytes");
-  sc_core::sc_trace(window.file, m_trace->delivered, prefix + ".packets_delivered");
+  trace_mirror& m = *m_trace;
+  tlm_net::trace_signals sig(window, prefix, "host NIC of terminal " + std::to_string(m_terminal));
+  sig.add(m.queued_messages, "inject.queued_messages");
+  sig.add(m.inject_credit_bytes, "inject.vc0.credit_bytes");
+  sig.add(m.link_busy, "inject.busy");
+  sig.add(m.injected, "packets_injected", "inject.packets");
+  sig.add(m.eject_bytes, "eject.occupancy_bytes");
+  sig.add(m.delivered, "packets_delivered", "eject.packets");
 }
 
 void host_nic::sample_trace() {

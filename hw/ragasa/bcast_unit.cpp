@@ -1,5 +1,7 @@
 #include "hw/ragasa/bcast_unit.h"
 
+#include "hw/ragasa/unit_trace.h"
+
 #include <algorithm>
 #include <ostream>
 
@@ -9,23 +11,7 @@ using sc_core::sc_time;
 using tlm_net::packet;
 
 // What the VCD shows, stage by stage (sampled after every wake-up in the window).
-struct bcast_unit::trace_mirror {
-  tlm_net::trace_window window;
-  uint32_t ri_packets = 0;
-  bool ri_blocked = false;
-  uint32_t rx_packets = 0;  // all Rx-queues
-  bool memory_stall = false;
-  uint32_t membership_entries = 0;
-  uint64_t memory_bytes = 0;
-  uint32_t gen_batches = 0;
-  uint32_t work_queue = 0;
-  uint32_t send_queue = 0;
-  bool si_ready = false;  // a built copy waits for the link or credits
-  uint32_t out_credit_bytes = 0;
-  uint64_t packets_in = 0;
-  uint64_t packets_out = 0;
-  bool link_busy = false;
-};
+struct bcast_unit::trace_mirror : unit_trace_mirror {};
 
 bcast_unit::bcast_unit(const sc_core::sc_module_name& name, network::terminal_id terminal,
                        const bcast_unit_params& params, tlm_net::packet_pool& pool,
@@ -497,24 +483,8 @@ bool bcast_unit::describe_stall(std::ostream& os) const {
 
 void bcast_unit::trace(const tlm_net::trace_window& window, const std::string& prefix) {
   m_trace = std::make_unique<trace_mirror>();
-  m_trace->window = window;
   m_trace->out_credit_bytes = m_out_credits;
-  trace_mirror& m = *m_trace;
-  sc_core::sc_trace_file* f = window.file;
-  sc_core::sc_trace(f, m.ri_packets, prefix + ".s1_ri.packets");
-  sc_core::sc_trace(f, m.ri_blocked, prefix + ".s1_ri.blocked");
-  sc_core::sc_trace(f, m.rx_packets, prefix + ".s2_rx_queues.packets");
-  sc_core::sc_trace(f, m.memory_stall, prefix + ".s2_scheduler.memory_stall");
-  sc_core::sc_trace(f, m.membership_entries, prefix + ".s3_membership.entries");
-  sc_core::sc_trace(f, m.memory_bytes, prefix + ".s4_working_memory.bytes");
-  sc_core::sc_trace(f, m.gen_batches, prefix + ".s5_descriptor_gen.batches");
-  sc_core::sc_trace(f, m.work_queue, prefix + ".s5_work_queue.descriptors");
-  sc_core::sc_trace(f, m.send_queue, prefix + ".s7_send_scheduler.descriptors");
-  sc_core::sc_trace(f, m.si_ready, prefix + ".s9_si.copy_waiting");
-  sc_core::sc_trace(f, m.link_busy, prefix + ".s9_si.busy");
-  sc_core::sc_trace(f, m.out_credit_bytes, prefix + ".s9_si.credit_bytes");
-  sc_core::sc_trace(f, m.packets_in, prefix + ".packets_in");
-  sc_core::sc_trace(f, m.packets_out, prefix + ".packets_out");
+  m_trace->declare(window, prefix, "SystemC model");
 }
 
 void bcast_unit::sample_trace() {

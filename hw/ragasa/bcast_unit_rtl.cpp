@@ -1,5 +1,7 @@
 #include "hw/ragasa/bcast_unit_rtl.h"
 
+#include "hw/ragasa/unit_trace.h"
+
 #include "tlm/packet_pool.h"
 #include "tlm/ring.h"
 #include "tlm/timed_queue.h"
@@ -169,8 +171,15 @@ class bcast_unit_rtl final : public bcast_unit_base {
     return true;
   }
 
+  // Into the SystemC VCD: the stage signals of the SystemC model, from the core's status
+  // outputs; every signal of the core goes into a verilated VCD of its own beside it.
   void trace(const tlm_net::trace_window& window, const std::string& prefix) override {
     m_window = window;
+    if (window.file) {
+      m_trace = std::make_unique<unit_trace_mirror>();
+      m_trace->out_credit_bytes = m_out_credits;
+      m_trace->declare(window, prefix, "verilated RTL");
+    }
     m_vcd = std::make_unique<VerilatedVcdC>();
     m_core->trace(m_vcd.get(), 99);
     const std::string path = window.own_vcd_dir + "/" + prefix + ".rtl.vcd";
@@ -178,6 +187,27 @@ class bcast_unit_rtl final : public bcast_unit_base {
   }
 
  private:
+  void sample_trace() {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (!m_trace->window.active(now)) return;
+    const Core& c = *m_core;
+    unit_trace_mirror& m = *m_trace;
+    m.packets_in = packets_in.value;
+    m.ri_packets = c.st_ri_packets;
+    m.ri_blocked = c.st_ri_blocked;
+    m.rx_packets = c.st_rx_packets;
+    m.memory_stall = c.st_stalled != 0;
+    m.membership_entries = c.st_mt_entries;
+    m.memory_bytes = c.st_mem_used;
+    m.gen_batches = c.st_gen_batches;
+    m.work_queue = c.st_wq;
+    m.send_queue = c.st_sq;
+    m.si_ready = c.out_valid;
+    m.link_busy = m_link_free > now;
+    m.out_credit_bytes = m_out_credits;
+    m.packets_out = packets_out.value;
+  }
+
   struct action {
     tlm_net::packet* pkt = nullptr;  // assembled by the RI
     uint32_t credit_bytes = 0;       // else a credit (0: a clock tick)
@@ -226,6 +256,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
     }
     if (!m_assembled.empty() || !m_core->idle) m_agenda.push(m_last_cycle + m_period, action{});
     m_agenda.arm();
+    if (m_trace) sample_trace();
   }
 
   void cycle(const sc_core::sc_time& now) {
@@ -371,6 +402,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
   std::unique_ptr<Core> m_core;
   std::unique_ptr<VerilatedVcdC> m_vcd;
   tlm_net::trace_window m_window;
+  std::unique_ptr<unit_trace_mirror> m_trace;  // with a SystemC VCD
 };
 
 }  // namespace

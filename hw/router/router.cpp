@@ -338,21 +338,30 @@ void router::trace(const tlm_net::trace_window& window, const std::string& prefi
   m_trace->occupancy.assign(m_in_vcs.size(), 0);
   m_trace->credits = m_credits;
   m_trace->busy.reset(new bool[m_radix]());
+  std::vector<uint32_t> ports;  // connected ones
   for (uint32_t i = 0; i < m_radix; ++i) {
-    if (i != m_unit_port && m_topo.port(m_id, i).peer_kind == network::port_info::kind::unused)
-      continue;
-    const std::string port =
-        prefix + (i == m_unit_port ? std::string(".unit_port") : ".port" + std::to_string(i));
-    sc_core::sc_trace(window.file, m_trace->busy[i], port + ".out.busy");
+    if (i == m_unit_port || m_topo.port(m_id, i).peer_kind != network::port_info::kind::unused)
+      ports.push_back(i);
+  }
+  // Shown with its class: "port3(global)", "unit_port(bcast unit)".
+  tlm_net::trace_signals sig(window, prefix, "router, " + std::to_string(ports.size()) + " ports");
+  sig.add(m_trace->packets, "packets", "crossbar.packets");
+  for (uint32_t i : ports) {
+    const bool unit = i == m_unit_port;
+    const std::string port = unit ? std::string("unit_port") : "port" + std::to_string(i);
+    const std::string shown =
+        port + "(" +
+        (unit ? std::string("bcast unit") : m_topo.class_name(m_topo.port(m_id, i).cls)) + ")";
     for (uint32_t vc = 0; vc < m_vcs; ++vc) {
-      const std::string v = ".vc" + std::to_string(vc);
-      sc_core::sc_trace(window.file, m_trace->occupancy[i * m_vcs + vc],
-                        port + ".in" + v + ".occupancy_bytes");
-      sc_core::sc_trace(window.file, m_trace->credits[i * m_vcs + vc],
-                        port + ".out" + v + ".credit_bytes");
+      const std::string v = ".in.vc" + std::to_string(vc) + ".occupancy_bytes";
+      sig.add(m_trace->occupancy[i * m_vcs + vc], port + v, shown + v);
+    }
+    sig.add(m_trace->busy[i], port + ".out.busy", shown + ".out.busy");
+    for (uint32_t vc = 0; vc < m_vcs; ++vc) {
+      const std::string v = ".out.vc" + std::to_string(vc) + ".credit_bytes";
+      sig.add(m_trace->credits[i * m_vcs + vc], port + v, shown + v);
     }
   }
-  sc_core::sc_trace(window.file, m_trace->packets, prefix + ".packets");
 }
 
 void router::sample_trace() {
