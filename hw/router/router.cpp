@@ -43,7 +43,7 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
   m_period = sc_time::from_value(units::clock_period_ps(params.clock_mhz));
   m_pipeline = m_period * params.delay_cycles;
   if (params.attached.input_gib_per_s > 0)
-    m_unit_ps_per_byte = units::ps_per_byte(params.attached.input_gib_per_s);
+    m_attached_ps_per_byte = units::ps_per_byte(params.attached.input_gib_per_s);
   m_fw.reset(new tlm_net::tagged_fw<router>[m_radix]);
   m_bw.reset(new tlm_net::tagged_bw<router>[m_radix]);
   m_inputs.resize(m_radix);
@@ -58,7 +58,7 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
     out[port].bind(m_bw[port]);
     uint32_t cap = 0;  // credits toward the peer, per VC
     if (port == topo.radix(id)) {
-      m_unit_port = port;
+      m_attached_port = port;
       m_inputs[port].cls = network::terminal_class;
       m_inputs[port].capacity_bytes = params.attached.in_vc_buffer_bytes;
       cap = params.attached.credit_bytes;
@@ -294,15 +294,15 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   credits(out_port, p->next_vc) -= bytes;
   p->vc = p->next_vc;
   sc_time input_free;  // a wide unit input is free once the packet has crossed it
-  if (in_port == m_unit_port && m_unit_ps_per_byte > 0) {
-    input_free = now + sc_time::from_value(static_cast<sc_dt::uint64>(bytes * m_unit_ps_per_byte));
+  if (in_port == m_attached_port && m_attached_ps_per_byte > 0) {
+    input_free = now + sc_time::from_value(static_cast<sc_dt::uint64>(bytes * m_attached_ps_per_byte));
     if (p->tail_time > input_free) input_free = p->tail_time;
   }
   tlm::tlm_phase ph = tlm::BEGIN_REQ;
   sc_time t = sc_core::SC_ZERO_TIME;
   out[out_port]->nb_transport_fw(*p, ph, t);  // p now belongs downstream
   op.busy_until = now + t;
-  ip.busy_until = in_port == m_unit_port && m_unit_ps_per_byte > 0 ? input_free : now + t;
+  ip.busy_until = in_port == m_attached_port && m_attached_ps_per_byte > 0 ? input_free : now + t;
 
   // The input buffer frees when the tail has left, at now + t.
   tlm_net::return_credit(in[in_port], m_credit_tokens[in_port], static_cast<uint8_t>(vc), bytes, t);
@@ -317,7 +317,7 @@ bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
       if (q.occupancy_bytes == 0) continue;
       if (lines++ >= max_lines) return true;
       os << "  " << name() << " input port " << i << " ("
-         << (i == m_unit_port ? m_params.attached.label : m_topo.class_name(m_inputs[i].cls)) << ") VC " << vc
+         << (i == m_attached_port ? m_params.attached.label : m_topo.class_name(m_inputs[i].cls)) << ") VC " << vc
          << ": " << q.fifo.size() << " packets routed, " << q.occupancy_bytes << " bytes buffered";
       if (!q.fifo.empty()) {
         const packet* h = q.fifo.front();
@@ -340,18 +340,18 @@ void router::trace(const tlm_net::trace_window& window, const std::string& prefi
   m_trace->busy.reset(new bool[m_radix]());
   std::vector<uint32_t> ports;  // connected ones
   for (uint32_t i = 0; i < m_radix; ++i) {
-    if (i == m_unit_port || m_topo.port(m_id, i).peer_kind != network::port_info::kind::unused)
+    if (i == m_attached_port || m_topo.port(m_id, i).peer_kind != network::port_info::kind::unused)
       ports.push_back(i);
   }
   // Shown with its class: "port3(global)", "unit_port(bcast unit)".
   tlm_net::trace_signals sig(window, prefix, "router, " + std::to_string(ports.size()) + " ports");
   sig.add(m_trace->packets, "packets", "crossbar.packets");
   for (uint32_t i : ports) {
-    const bool unit = i == m_unit_port;
+    const bool unit = i == m_attached_port;
     const std::string port = unit ? std::string("unit_port") : "port" + std::to_string(i);
     const std::string shown =
         port + "(" +
-        (unit ? std::string("bcast unit") : m_topo.class_name(m_topo.port(m_id, i).cls)) + ")";
+        (unit ? m_params.attached.label : m_topo.class_name(m_topo.port(m_id, i).cls)) + ")";
     for (uint32_t vc = 0; vc < m_vcs; ++vc) {
       const std::string v = ".in.vc" + std::to_string(vc) + ".occupancy_bytes";
       sig.add(m_trace->occupancy[i * m_vcs + vc], port + v, shown + v);

@@ -1,7 +1,7 @@
 // An input-queued router with virtual channels and credit flow control, virtual cut-through
 // at packet granularity. It knows no topology: it asks a routing policy for (port, VC).
 //
-// Code flow of one packet (see hw/router/README.md):
+// Code flow of one packet (see hw/README.md):
 //   in[i].nb_transport_fw   head flit arrives; the packet already owns buffer space (the
 //                           upstream sender spent credits), so it is only accounted here
 //   agenda ARRIVE           after the pipeline (delay_cycles, aligned to the clock edge) the
@@ -11,10 +11,10 @@
 //                           packet requests it; the separable_allocator picks one VC per
 //                           input and grants one input per output, each stage with a
 //                           round_robin_arbiter (separable_allocator.h, round_robin_arbiter.h)
-//   offload packets         (unit_router set) go to the attached Bcast Unit's port at their
-//                           unit's router; a packet fresh from its source whose unit sits
-//                           on a neighbour takes the direct link there (a tree edge);
-//                           otherwise the routing policy steers it toward p.dst
+//   offload packets         (packet.offload.family set) are steered by the offload family's
+//                           attached_port_hook first (Ragasa: into the attached Bcast Unit
+//                           at the unit's router, or a direct link to a neighbour's unit);
+//                           otherwise the routing policy steers them toward p.dst
 //   out[o].nb_transport_fw  the link serialises it; its answer says when the output and the
 //                           input crossbar port free up; the input buffer's credit goes
 //                           upstream (in[i].nb_transport_bw) for that moment
@@ -95,7 +95,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   // Ports: the topology's, then the attached block's, if any.
   uint32_t radix() const { return m_radix; }
   // The port of the attached block; invalid_id without one.
-  network::port_id attached_port() const { return m_unit_port; }
+  network::port_id attached_port() const { return m_attached_port; }
   // The first port to neighbouring router r (a direct link); invalid_id if none.
   network::port_id port_to(network::router_id r) const;
   network::link_class port_class(network::port_id port) const { return m_inputs[port].cls; }
@@ -184,13 +184,13 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   const network::routing_policy& m_routing;
   router_params m_params;
   uint32_t m_radix;
-  network::port_id m_unit_port = network::invalid_id;
+  network::port_id m_attached_port = network::invalid_id;
   // First port to each neighbouring router, sorted by router: offload tree edges.
   std::vector<std::pair<network::router_id, network::port_id>> m_neighbours;
   uint32_t m_vcs;
   sc_core::sc_time m_period;
   sc_core::sc_time m_pipeline;
-  double m_unit_ps_per_byte = 0;  // unit input's crossbar rate; 0 = the output's
+  double m_attached_ps_per_byte = 0;  // attached input's crossbar rate; 0 = the output's
 
   std::unique_ptr<tlm_net::tagged_fw<router>[]> m_fw;  // interfaces are not copyable
   std::unique_ptr<tlm_net::tagged_bw<router>[]> m_bw;
