@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -234,6 +235,68 @@ int cmd_list() {
   return 0;
 }
 
+// `bcastsim cosim`'s options.
+CLI::App* add_cosim(CLI::App& app, tb::cosim::command_options& co) {
+  CLI::App* cosim = app.add_subcommand(
+      "cosim",
+      "co-simulate a Bcast Unit model against the SystemC model with the same stimulus and "
+      "report the first divergence (exit 0: none, 1: a divergence, 2: bad input)");
+  cosim->add_option("--dut", co.dut,
+                    "the model under test: systemc (a self-check), rtl, rtl-fault-unfair, "
+                    "rtl-fault-early-free (default: systemc)");
+  cosim->add_option("--seed", co.seed, "seed of the random stimulus (default: 1)");
+  CLI::Option* cycles = cosim->add_option("--random-cycles", co.random_cycles,
+                                          "clock cycles of random stimulus (default: 30000)");
+  cosim
+      ->add_option("--replay", co.replay,
+                   "replay what entered every unit in a `run --record-unit-inputs` file")
+      ->excludes(cycles);
+  cosim->add_option("--tolerance-cycles", co.tolerance_cycles,
+                    "timing tolerance of the model against the DUT, in clock cycles (default: " +
+                        std::to_string(tb::cosim::default_tolerance_cycles) + ")");
+  cosim->add_option("--vcd", co.vcd_dir, "write both sides' waveforms into this directory");
+  cosim->add_option("--json", co.json_file, "write the report as JSON to this file");
+  cosim->add_flag("-q,--quiet", co.quiet, "print the report only when there is a divergence");
+  return cosim;
+}
+
+// `bcastsim sweep`'s options.
+CLI::App* add_sweep(CLI::App& app, tb::sweep::sweep_options& so, bool& no_plots) {
+  CLI::App* sweep = app.add_subcommand(
+      "sweep",
+      "run a study: a base scenario and the parameters to vary (STUDY.yaml), each point in its "
+      "own process, N at a time or over `mpirun -n K` ranks; writes OUT/results.csv, every "
+      "point's result.json and the study's plots (exit 0: all ok, 1: a point failed, 2: bad "
+      "input, 130: interrupted, run again to resume)");
+  sweep->add_option("study", so.study_file, "study YAML file (see experiments/sweep-example.yaml)")
+      ->required();
+  sweep->add_option("-j,--jobs", so.jobs,
+                    "points at a time (per MPI rank); default: one per core, 1 under mpirun");
+  sweep->add_option("--out", so.out_dir, "output directory (default: results/<study name>)");
+  sweep->add_flag("--retry-failed", so.retry_failed,
+                  "run failed points again (a resume skips them by default)");
+  sweep->add_flag("--list", so.list_only, "print the points with their seeds and exit");
+  sweep->add_flag("--no-plots", no_plots, "do not draw the study's plots");
+  sweep->add_flag("-q,--quiet", so.quiet, "print only failures");
+  return sweep;
+}
+
+// Runs one command: bad input exits 2 with its message, a failed simulation 1.
+int guarded(const std::function<int()>& command) {
+  try {
+    return command();
+  } catch (const tb::config_error& e) {
+    std::cerr << "bcastsim: error: " << e.what() << "\n";
+    return 2;
+  } catch (const tb::simulation_failure& e) {
+    std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
+    return 1;
+  } catch (const sc_core::sc_report& e) {
+    std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -284,45 +347,10 @@ int sc_main(int argc, char* argv[]) {
   graph->add_option("--set", sets, "override a key: --set topology.a=8 (repeatable)");
   graph->add_option("--file", graph_file, "the graph file to write")->required();
   tb::cosim::command_options co;
-  CLI::App* cosim = app.add_subcommand(
-      "cosim",
-      "co-simulate a Bcast Unit model against the SystemC model with the same stimulus and "
-      "report the first divergence (exit 0: none, 1: a divergence, 2: bad input)");
-  cosim->add_option("--dut", co.dut,
-                    "the model under test: systemc (a self-check), rtl, rtl-fault-unfair, "
-                    "rtl-fault-early-free (default: systemc)");
-  cosim->add_option("--seed", co.seed, "seed of the random stimulus (default: 1)");
-  CLI::Option* cycles = cosim->add_option("--random-cycles", co.random_cycles,
-                                          "clock cycles of random stimulus (default: 30000)");
-  cosim
-      ->add_option("--replay", co.replay,
-                   "replay what entered every unit in a `run --record-unit-inputs` file")
-      ->excludes(cycles);
-  cosim->add_option("--tolerance-cycles", co.tolerance_cycles,
-                    "timing tolerance of the model against the DUT, in clock cycles (default: " +
-                        std::to_string(tb::cosim::default_tolerance_cycles) + ")");
-  cosim->add_option("--vcd", co.vcd_dir, "write both sides' waveforms into this directory");
-  cosim->add_option("--json", co.json_file, "write the report as JSON to this file");
-  cosim->add_flag("-q,--quiet", co.quiet, "print the report only when there is a divergence");
-
+  CLI::App* cosim = add_cosim(app, co);
   tb::sweep::sweep_options so;
-  CLI::App* sweep = app.add_subcommand(
-      "sweep",
-      "run a study: a base scenario and the parameters to vary (STUDY.yaml), each point in its "
-      "own process, N at a time or over `mpirun -n K` ranks; writes OUT/results.csv, every "
-      "point's result.json and the study's plots (exit 0: all ok, 1: a point failed, 2: bad "
-      "input, 130: interrupted, run again to resume)");
-  sweep->add_option("study", so.study_file, "study YAML file (see experiments/sweep-example.yaml)")
-      ->required();
-  sweep->add_option("-j,--jobs", so.jobs,
-                    "points at a time (per MPI rank); default: one per core, 1 under mpirun");
-  sweep->add_option("--out", so.out_dir, "output directory (default: results/<study name>)");
-  sweep->add_flag("--retry-failed", so.retry_failed,
-                  "run failed points again (a resume skips them by default)");
-  sweep->add_flag("--list", so.list_only, "print the points with their seeds and exit");
   bool no_plots = false;
-  sweep->add_flag("--no-plots", no_plots, "do not draw the study's plots");
-  sweep->add_flag("-q,--quiet", so.quiet, "print only failures");
+  CLI::App* sweep = add_sweep(app, so, no_plots);
 
   const std::vector<std::string> commands{"run", "analyze", "list", "graph", "cosim", "sweep"};
   if (argc > 1 && argv[1][0] != '-' &&
@@ -337,7 +365,7 @@ int sc_main(int argc, char* argv[]) {
     const int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
-  try {
+  return guarded([&] {
     if (list->parsed()) return cmd_list();
     if (graph->parsed()) {
       tb::export_graph(load_config(scenario_file, sets, ""), graph_file);
@@ -351,17 +379,8 @@ int sc_main(int argc, char* argv[]) {
       return tb::sweep::run_command(so, std::cout, std::cerr);
     }
     if (analyze->parsed()) return cmd_analyze(scenario_file, sets, seed, out_dir, quiet);
-  } catch (const tb::config_error& e) {
-    std::cerr << "bcastsim: error: " << e.what() << "\n";
     return 2;
-  } catch (const tb::simulation_failure& e) {
-    std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
-    return 1;
-  } catch (const sc_core::sc_report& e) {
-    std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
-    return 1;
-  }
-  return 2;
+  });
 }
 
 // Our own main (the linker prefers it to libsystemc's): SystemC prints its banner before

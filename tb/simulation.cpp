@@ -4,7 +4,7 @@
 #include "algorithms/verify.h"
 #include "network/topology_kind.h"
 #include "tb/fabric.h"
-#include "tb/gtkwave_save_file.h"
+#include "tb/waveforms.h"
 #include "tb/link_traffic.h"
 #include "tb/plan.h"
 #include "tb/traffic_report.h"
@@ -37,105 +37,7 @@ double ns(const sc_core::sc_time& t) {
   return units::ns_from_ps(static_cast<double>(t.value()));
 }
 
-// Link parameters and VC buffers of the classes a topology brings beyond its kind's
-// declared ones (a graph file's), from the topology's own rates.
-void complete_link_classes(scenario& s, const network::topology& topo) {
-  const uint32_t packet = s.nic.packet_bytes;
-  for (network::link_class c = static_cast<network::link_class>(s.links.size());
-       c < topo.num_link_classes(); ++c) {
-    const network::link_class_rates* r = topo.class_rates(c);
-    if (!r) {
-      throw config_error("topology.file", "link class " + topo.class_name(c) + " of " +
-                                              topo.describe() +
-                                              " has no rates; allowed: a class with "
-                                              "bandwidth_gib_per_s, latency_ns and "
-                                              "vc_buffer_bytes");
-    }
-    tlm_net::link_params lp = s.links.front();
-    lp.cls = c;
-    lp.bandwidth_gib_per_s = r->bandwidth_gib_per_s;
-    lp.latency_ns = r->latency_ns;
-    s.links.push_back(lp);
-    if (r->vc_buffer_bytes < packet) {
-      throw config_error("topology.file",
-                         "the vc_buffer_bytes of link class " + topo.class_name(c) + " (" +
-                             std::to_string(r->vc_buffer_bytes) +
-                             ") cannot hold one packet (network.packet_bytes = " +
-                             std::to_string(packet) + "); allowed: at least " +
-                             std::to_string(packet));
-    }
-    s.router.vc_buffer_bytes.push_back(r->vc_buffer_bytes);
-  }
-  if (topo.num_link_classes() > network::max_link_classes) {
-    throw config_error("topology.file", topo.describe() + " has " +
-                                            std::to_string(topo.num_link_classes()) +
-                                            " link classes; allowed: at most " +
-                                            std::to_string(network::max_link_classes));
-  }
-}
-
 }  // namespace
-
-// Pure C++ stages (declared in tb/plan.h): anything wrong here is bad input (config_error,
-// exit 2).
-plan make_plan(scenario& s) {
-  plan p;
-  const network::topology_kind& kind = network::find_topology_kind(s.topology_kind);
-  try {
-    p.topo = kind.make(s.cfg);
-  } catch (const network::topology_error& e) {
-    throw config_error(e.key, e.what());
-  }
-  complete_link_classes(s, *p.topo);
-  try {
-    p.routing = kind.make_routing(network::resolve_routing(kind, s.routing), *p.topo);
-  } catch (const std::invalid_argument& e) {
-    throw config_error("routing.kind", e.what());
-  }
-  if (s.router.vcs < p.routing->min_vcs()) {
-    throw config_error("router.vcs", "router.vcs = " + std::to_string(s.router.vcs) +
-                                         " is too few for " + s.routing +
-                                         " routing; allowed: at least " +
-                                         std::to_string(p.routing->min_vcs()));
-  }
-  try {
-    p.place = std::make_unique<network::placement>(*p.topo, s.job);
-  } catch (const std::invalid_argument& e) {
-    throw config_error("job.ranks", e.what());
-  }
-  if (s.algorithm == "none") return p;  // synthetic traffic only: no schedule, no hosts
-  if (s.root >= p.place->num_ranks()) {
-    throw config_error("collective.root", "collective.root = " + std::to_string(s.root) +
-                                              " is not a rank of the job; allowed: 0 .. " +
-                                              std::to_string(p.place->num_ranks() - 1));
-  }
-  const algorithms::algorithm_info* algo = nullptr;
-  try {
-    algo = &algorithms::find_algorithm(s.algorithm);
-  } catch (const std::invalid_argument& e) {
-    throw config_error("collective.algorithm", e.what());
-  }
-  algorithms::collective_request req;
-  req.topo = p.topo.get();
-  req.place = p.place.get();
-  req.num_ranks = p.place->num_ranks();
-  req.root = s.root;
-  req.bytes = s.bytes;
-  try {
-    p.sched = algo->make(req);
-  } catch (const std::invalid_argument& e) {
-    throw config_error("collective.algorithm", e.what());  // e.g. needs a power-of-two job
-  }
-  const algorithms::verify_result v = algorithms::verify_broadcast(p.sched, algo->contract);
-  if (!v.ok) {
-    std::string msg = "algorithm '" + s.algorithm + "' produced an invalid schedule:";
-    for (const std::string& e : v.errors) msg += "\n  " + e;
-    throw simulation_failure(msg);
-  }
-  p.messages = v.messages;
-  p.contract = algo->contract;
-  return p;
-}
 
 namespace {
 
@@ -243,107 +145,44 @@ nlohmann::json config_to_json(const config& cfg) {
   return j;
 }
 
-nlohmann::json run_scenario(const config& cfg,
-                            const std::function<void(const nlohmann::json&)>& on_result,
-                            const std::string& record_unit_inputs) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  scenario s = make_scenario(cfg);
-  plan p = make_plan(s);
+namespace {
 
-  hw::collective_progress progress;
-  progress.bytes = s.bytes;
-  progress.root = s.root;
-  progress.exactly_once = p.contract == algorithms::delivery::exactly_once;
-  progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
-  progress.done.assign(p.place->num_ranks(), false);
+// What every block declared, by block name (output.block_stats).
+nlohmann::json block_stats(const fabric& fab) {
+  nlohmann::json b = nlohmann::json::object();
+  add_block_stats(b, fab.routers);
+  add_block_stats(b, fab.links);
+  add_block_stats(b, fab.nics);
+  add_block_stats(b, fab.hosts);
+  add_block_stats(b, fab.generators);
+  for (const auto& o : fab.offloads) o->add_block_stats(b);
+  return b;
+}
 
-  fabric fab("fabric", s, *p.topo, *p.routing, *p.place, p.sched, progress, record_unit_inputs);
-
-  // Waveforms: the VCD, and beside it the GTKWave save file generated from the traced
-  // blocks' declarations once the simulated time is known.
-  sc_core::sc_trace_file* vcd = nullptr;
-  std::string vcd_base;  // FILE of FILE.vcd and FILE.gtkw
-  tlm_net::trace_catalog traced;
-  if (!s.vcd_file.empty()) {
-    vcd_base = s.vcd_file;
-    if (vcd_base.size() > 4 && vcd_base.compare(vcd_base.size() - 4, 4, ".vcd") == 0)
-      vcd_base.resize(vcd_base.size() - 4);
-    if (!std::ofstream(vcd_base + ".vcd")) {  // SystemC would only say so at the first sc_start
-      throw config_error("trace.vcd", "trace.vcd (--vcd): cannot write '" + vcd_base +
-                                          ".vcd': " + std::strerror(errno));
-    }
-    vcd = sc_core::sc_create_vcd_trace_file(vcd_base.c_str());
-    vcd->set_time_unit(1, sc_core::SC_PS);
-    tlm_net::trace_window window;
-    window.file = vcd;
-    window.catalog = &traced;
-    const size_t slash = vcd_base.rfind('/');
-    window.own_vcd_dir = slash == std::string::npos ? "." : vcd_base.substr(0, slash);
-    window.start = sc_core::sc_time(s.trace_start_ns, sc_core::SC_NS);
-    if (s.trace_end_ns > 0) window.end = sc_core::sc_time(s.trace_end_ns, sc_core::SC_NS);
-    fab.trace(window, s.trace_blocks);
-    // A block that cannot be traced is refused rather than shown empty.
-    for (const std::string& name : s.trace_blocks) {
-      const auto b = std::find_if(traced.blocks.begin(), traced.blocks.end(),
-                                  [&](const tlm_net::trace_block& t) { return t.name == name; });
-      if (b == traced.blocks.end() || b->signals.empty())
-        throw config_error(
-            "trace.blocks",
-            "trace.blocks names '" + name + "', which declares no signals to trace into the VCD");
-    }
+// The collective's section: from the root's first send to the last other rank holding every
+// byte; 0 without one.
+nlohmann::json collective_section(const scenario& s, const plan& p,
+                                  const hw::collective_progress& progress) {
+  if (s.algorithm == "none") return {{"algorithm", "none"}};
+  double last_done = -1;
+  for (uint32_t rank = 0; rank < progress.rank_done.size(); ++rank) {
+    if (rank != s.root) last_done = std::max(last_done, ns(progress.rank_done[rank]));
   }
-  // Closes the VCD and writes FILE.gtkw, zoomed to the window (to the end of the simulated
-  // time when trace.end_ns is 0).
-  auto close_waveforms = [&] {
-    if (!vcd) return;
-    sc_core::sc_close_vcd_trace_file(vcd);
-    vcd = nullptr;
-    const std::string name = vcd_base.substr(vcd_base.rfind('/') + 1);
-    gtkwave_view view;
-    view.vcd_file = name + ".vcd";
-    view.save_file = name + ".gtkw";
-    view.start_ps = sc_core::sc_time(s.trace_start_ns, sc_core::SC_NS).value();
-    view.end_ps = s.trace_end_ns > 0 ? sc_core::sc_time(s.trace_end_ns, sc_core::SC_NS).value()
-                                     : sc_core::sc_time_stamp().value();
-    write_file_whole(vcd_base + ".gtkw", gtkwave_save_file(traced, view));
-  };
+  const double completion =
+      progress.started && last_done >= 0 ? last_done - ns(progress.first_send) : 0.0;
+  return {{"algorithm", s.algorithm},
+          {"ranks", p.place->num_ranks()},
+          {"root", s.root},
+          {"bytes", s.bytes},
+          {"completion_ns", completion},
+          // ranks holding every byte (the root from the start)
+          {"ranks_complete", progress.ranks_done + 1},
+          {"messages", p.messages}};
+}
 
-  // Binding, end of elaboration and process initialisation happen in the first sc_start;
-  // a zero-time start separates that cost from simulation proper.
-  std::chrono::steady_clock::time_point sim_start;
-  try {
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    sim_start = std::chrono::steady_clock::now();
-    if (!sc_core::sc_pending_activity()) {
-      // Nothing to simulate (a one-rank job): another sc_start would only warn.
-    } else if (s.max_time_ns > 0) {
-      sc_core::sc_start(sc_core::sc_time(s.max_time_ns, sc_core::SC_NS),
-                        sc_core::SC_EXIT_ON_STARVATION);
-    } else {
-      sc_core::sc_start();
-    }
-  } catch (const sc_core::sc_report& e) {
-    try {
-      close_waveforms();
-    } catch (const config_error&) {
-      // The simulation's error is the one to report.
-    }
-    throw simulation_failure(std::string("simulation error at ") +
-                             sc_core::sc_time_stamp().to_string() + ": " + e.what());
-  }
-  const auto sim_end = std::chrono::steady_clock::now();
-  close_waveforms();
-  fab.finish();
-
-  const std::string problem = check_finished(fab, progress, s);
-  if (!problem.empty()) throw simulation_failure(problem);
-  for (const auto& g : fab.generators) {
-    if (!g->stopped()) {
-      throw simulation_failure(std::string(g->name()) + " still generates traffic at the end");
-    }
-  }
-
-  // Statistics.
+// result.json without perf and blocks.
+nlohmann::json results(const scenario& s, const plan& p, const fabric& fab,
+                       const hw::collective_progress& progress) {
   nlohmann::json r;
   r["schema"] = result_schema;
   r["seed"] = s.seed;
@@ -357,33 +196,15 @@ nlohmann::json run_scenario(const config& cfg,
   r["topology"] = p.topo->describe();
   r["sim_time_ns"] = ns(sc_core::sc_time_stamp());
 
-  // From the root's first send to the last other rank holding every byte; 0 without one.
-  double last_done = -1;
-  for (uint32_t rank = 0; rank < progress.rank_done.size(); ++rank) {
-    if (rank != s.root) last_done = std::max(last_done, ns(progress.rank_done[rank]));
-  }
-  const double completion =
-      progress.started && last_done >= 0 ? last_done - ns(progress.first_send) : 0.0;
-  r["collective"] = {{"algorithm", s.algorithm},
-                     {"ranks", p.place->num_ranks()},
-                     {"root", s.root},
-                     {"bytes", s.bytes},
-                     {"completion_ns", completion},
-                     // ranks holding every byte (the root from the start)
-                     {"ranks_complete", progress.ranks_done + 1},
-                     {"messages", p.messages}};
-  if (s.algorithm == "none") r["collective"] = {{"algorithm", "none"}};
+  r["collective"] = collective_section(s, p, progress);
 
   std::vector<uint64_t> cls_packets(p.topo->num_link_classes());
   std::vector<uint64_t> cls_messages(p.topo->num_link_classes());
-  uint64_t packet_hops = 0;
   for (const auto& l : fab.links) {
     const network::link_class k = l->params().cls;
     cls_packets[k] += l->packets.value;
     cls_messages[k] += l->messages.value;
-    packet_hops += l->packets.value + l->control_packets.value;
   }
-  for (const auto& o : fab.offloads) packet_hops += o->packet_hops();
   for (network::link_class k = 0; k < p.topo->num_link_classes(); ++k) {
     r["traversals"][p.topo->class_name(k)] = {{"packets", cls_packets[k]},
                                               {"messages", cls_messages[k]}};
@@ -402,26 +223,86 @@ nlohmann::json run_scenario(const config& cfg,
   for (const auto& o : fab.offloads) r[o->name()] = o->report();
   if (s.link_traffic) r["link_traffic"] = link_traffic_report(fab, *p.topo, *p.place, s.root);
 
+  return r;
+}
+
+// Link traversals by packets, Mini Packets included, the offload families' links too.
+uint64_t packet_hops(const fabric& fab) {
+  uint64_t hops = 0;
+  for (const auto& l : fab.links) hops += l->packets.value + l->control_packets.value;
+  for (const auto& o : fab.offloads) hops += o->packet_hops();
+  return hops;
+}
+
+}  // namespace
+
+nlohmann::json run_scenario(const config& cfg,
+                            const std::function<void(const nlohmann::json&)>& on_result,
+                            const std::string& record_unit_inputs) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  scenario s = make_scenario(cfg);
+  plan p = make_plan(s);
+
+  hw::collective_progress progress;
+  progress.bytes = s.bytes;
+  progress.root = s.root;
+  progress.exactly_once = p.contract == algorithms::delivery::exactly_once;
+  progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
+  progress.done.assign(p.place->num_ranks(), false);
+
+  fabric fab("fabric", s, *p.topo, *p.routing, *p.place, p.sched, progress, record_unit_inputs);
+
+  waveforms wave(s, fab);
+
+  // Binding, end of elaboration and process initialisation happen in the first sc_start;
+  // a zero-time start separates that cost from simulation proper.
+  std::chrono::steady_clock::time_point sim_start;
+  try {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    sim_start = std::chrono::steady_clock::now();
+    if (!sc_core::sc_pending_activity()) {
+      // Nothing to simulate (a one-rank job): another sc_start would only warn.
+    } else if (s.max_time_ns > 0) {
+      sc_core::sc_start(sc_core::sc_time(s.max_time_ns, sc_core::SC_NS),
+                        sc_core::SC_EXIT_ON_STARVATION);
+    } else {
+      sc_core::sc_start();
+    }
+  } catch (const sc_core::sc_report& e) {
+    try {
+      wave.close();
+    } catch (const config_error&) {
+      // The simulation's error is the one to report.
+    }
+    throw simulation_failure(std::string("simulation error at ") +
+                             sc_core::sc_time_stamp().to_string() + ": " + e.what());
+  }
+  const auto sim_end = std::chrono::steady_clock::now();
+  wave.close();
+  fab.finish();
+
+  const std::string problem = check_finished(fab, progress, s);
+  if (!problem.empty()) throw simulation_failure(problem);
+  for (const auto& g : fab.generators) {
+    if (!g->stopped()) {
+      throw simulation_failure(std::string(g->name()) + " still generates traffic at the end");
+    }
+  }
+
+  nlohmann::json r = results(s, p, fab, progress);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const double sim_wall = std::chrono::duration<double>(sim_end - sim_start).count();
+  const uint64_t hops = packet_hops(fab);
   r["perf"] = {
       {"wall_s", wall},
       {"elaborate_wall_s", std::chrono::duration<double>(sim_start - wall_start).count()},
       {"simulate_wall_s", sim_wall},
-      {"packet_hops", packet_hops},
-      {"packet_hops_per_s", sim_wall > 0 ? static_cast<double>(packet_hops) / sim_wall : 0.0},
+      {"packet_hops", hops},
+      {"packet_hops_per_s", sim_wall > 0 ? static_cast<double>(hops) / sim_wall : 0.0},
       {"peak_rss_mb", peak_rss_mb()},
       {"pool_packets_peak", fab.pool.peak_in_use()}};
-  if (s.block_stats) {
-    nlohmann::json& b = r["blocks"];
-    add_block_stats(b, fab.routers);
-    add_block_stats(b, fab.links);
-    add_block_stats(b, fab.nics);
-    add_block_stats(b, fab.hosts);
-    add_block_stats(b, fab.generators);
-    for (const auto& o : fab.offloads) o->add_block_stats(b);
-  }
+  if (s.block_stats) r["blocks"] = block_stats(fab);
   if (on_result) on_result(r);
   return r;
 }

@@ -4,6 +4,43 @@
 
 namespace bcastsim::tb {
 
+namespace {
+
+// What is left and stuck when the run did not finish: the reason (time limit or nothing
+// pending), the packet counts, then the blocks holding work.
+void describe_stall(std::ostream& os, const fabric& fab, const scenario& s, uint64_t injected,
+                    uint64_t delivered, uint64_t buffered) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (sc_core::sc_pending_activity()) {
+    os << "stalled: the simulated-time limit sim.max_time_ns = " << s.max_time_ns
+       << " was reached with work left";
+  } else {
+    os << "stalled at " << now.to_string() << ": no event is pending but work is left (deadlock "
+       << "or exhausted resource)";
+  }
+  os << "; packets injected " << injected << ", delivered " << delivered << ", in routers "
+     << buffered << ", in the pool " << fab.pool.in_use() << "\n";
+  const uint32_t max_blocks = 12;
+  uint32_t shown = 0;
+  for (const auto& r : fab.routers) {
+    if (shown >= max_blocks) break;
+    if (r->buffered_packets() && r->describe_stall(os, 4)) ++shown;
+  }
+  for (const auto& o : fab.offloads) {
+    shown += o->describe_stall(os, shown < max_blocks ? max_blocks - shown : 0);
+  }
+  for (const auto& n : fab.nics) {
+    if (shown >= max_blocks) break;
+    if (n->describe_stall(os)) ++shown;
+  }
+  for (const auto& h : fab.hosts) {
+    if (shown >= max_blocks) break;
+    if (h->describe_stall(os)) ++shown;
+  }
+}
+
+}  // namespace
+
 std::string check_finished(const fabric& fab, const hw::collective_progress& progress,
                            const scenario& s) {
   std::ostringstream os;
@@ -62,33 +99,7 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
     return {};
   }
 
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  if (sc_core::sc_pending_activity()) {
-    os << "stalled: the simulated-time limit sim.max_time_ns = " << s.max_time_ns
-       << " was reached with work left";
-  } else {
-    os << "stalled at " << now.to_string() << ": no event is pending but work is left (deadlock "
-       << "or exhausted resource)";
-  }
-  os << "; packets injected " << injected << ", delivered " << delivered << ", in routers "
-     << buffered << ", in the pool " << fab.pool.in_use() << "\n";
-  const uint32_t max_blocks = 12;
-  uint32_t shown = 0;
-  for (const auto& r : fab.routers) {
-    if (shown >= max_blocks) break;
-    if (r->buffered_packets() && r->describe_stall(os, 4)) ++shown;
-  }
-  for (const auto& o : fab.offloads) {
-    shown += o->describe_stall(os, shown < max_blocks ? max_blocks - shown : 0);
-  }
-  for (const auto& n : fab.nics) {
-    if (shown >= max_blocks) break;
-    if (n->describe_stall(os)) ++shown;
-  }
-  for (const auto& h : fab.hosts) {
-    if (shown >= max_blocks) break;
-    if (h->describe_stall(os)) ++shown;
-  }
+  describe_stall(os, fab, s, injected, delivered, buffered);
   std::string out = os.str();
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;

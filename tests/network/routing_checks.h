@@ -173,4 +173,26 @@ inline graph channel_dependency_graph(const topology& topo, const routing_policy
   return builder.finish();
 }
 
+// `Policy` with its VC rule removed: every hop on VC 0. A channel dependency check must find
+// the cycles this makes, or it would not catch a broken rule.
+template <class Policy, class Topology>
+class single_vc final : public routing_policy {
+ public:
+  explicit single_vc(const Topology& t) : routing_policy(t), m_inner(t) {}
+  std::string name() const override { return m_inner.name() + "-single-vc"; }
+  uint32_t min_vcs() const override { return 1; }
+  void init_state(terminal_id s, terminal_id d, uint64_t e, route_state& st) const override {
+    m_inner.init_state(s, d, e, st);
+  }
+  route_decision route(router_id at, terminal_id dst, route_state& st,
+                       const port_occupancy_view* occ) const override {
+    route_decision d = m_inner.route(at, dst, st, occ);
+    d.vc = 0;
+    return d;
+  }
+
+ private:
+  Policy m_inner;
+};
+
 }  // namespace bcastsim::network::routing_checks

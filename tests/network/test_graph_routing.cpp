@@ -114,24 +114,7 @@ cdg_result channel_dependencies(const topology& topo, const routing_policy& poli
 }
 
 // Graph minimal routing with the VC rule removed: every hop on VC 0.
-class single_vc_routing final : public routing_policy {
- public:
-  explicit single_vc_routing(const graph_topology& g) : routing_policy(g), m_inner(g) {}
-  std::string name() const override { return "minimal-single-vc"; }
-  uint32_t min_vcs() const override { return 1; }
-  void init_state(terminal_id s, terminal_id d, uint64_t e, route_state& st) const override {
-    m_inner.init_state(s, d, e, st);
-  }
-  route_decision route(router_id at, terminal_id dst, route_state& st,
-                       const port_occupancy_view* occ) const override {
-    route_decision d = m_inner.route(at, dst, st, occ);
-    d.vc = 0;
-    return d;
-  }
-
- private:
-  graph_minimal_routing m_inner;
-};
+using single_vc_routing = routing_checks::single_vc<graph_minimal_routing, graph_topology>;
 
 }  // namespace
 

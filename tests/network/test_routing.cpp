@@ -25,24 +25,7 @@ graph channel_dependency_graph(const topology& topo, const routing_policy& polic
 }
 
 // Minimal routing with the dateline removed: everything on VC 0.
-class single_vc_routing final : public routing_policy {
- public:
-  explicit single_vc_routing(const dragonfly& df) : routing_policy(df), m_inner(df) {}
-  std::string name() const override { return "minimal-single-vc"; }
-  uint32_t min_vcs() const override { return 1; }
-  void init_state(terminal_id s, terminal_id d, uint64_t entropy, route_state& st) const override {
-    m_inner.init_state(s, d, entropy, st);
-  }
-  route_decision route(router_id at, terminal_id dst, route_state& st,
-                       const port_occupancy_view* occ) const override {
-    route_decision d = m_inner.route(at, dst, st, occ);
-    d.vc = 0;
-    return d;
-  }
-
- private:
-  dragonfly_minimal_routing m_inner;
-};
+using single_vc_routing = routing_checks::single_vc<dragonfly_minimal_routing, dragonfly>;
 
 // A topology that is not a dragonfly: two routers, each its own group, one cable.
 class two_router_line final : public topology {

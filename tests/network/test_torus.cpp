@@ -185,24 +185,7 @@ void check_all_pairs(const torus& t, uint32_t dst_stride = 1) {
 }
 
 // Dimension-order routing with the dateline removed: everything on VC 0.
-class no_dateline_routing final : public routing_policy {
- public:
-  explicit no_dateline_routing(const torus& t) : routing_policy(t), m_inner(t) {}
-  std::string name() const override { return "dimension-order-no-dateline"; }
-  uint32_t min_vcs() const override { return 1; }
-  void init_state(terminal_id s, terminal_id d, uint64_t e, route_state& st) const override {
-    m_inner.init_state(s, d, e, st);
-  }
-  route_decision route(router_id at, terminal_id dst, route_state& st,
-                       const port_occupancy_view* occ) const override {
-    route_decision d = m_inner.route(at, dst, st, occ);
-    d.vc = 0;
-    return d;
-  }
-
- private:
-  torus_dor_routing m_inner;
-};
+using no_dateline_routing = routing_checks::single_vc<torus_dor_routing, torus>;
 
 graph torus_dependency_graph(const torus& t, const routing_policy& policy) {
   dependency_graph_builder builder(t, k_vcs);

@@ -1,0 +1,114 @@
+#include "tb/plan.h"
+
+#include "algorithms/registry.h"
+#include "algorithms/verify.h"
+#include "network/topology_kind.h"
+#include "tb/simulation.h"
+
+#include <stdexcept>
+
+namespace bcastsim::tb {
+
+namespace {
+
+// Link parameters and VC buffers of the classes a topology brings beyond its kind's
+// declared ones (a graph file's), from the topology's own rates.
+void complete_link_classes(scenario& s, const network::topology& topo) {
+  const uint32_t packet = s.nic.packet_bytes;
+  for (network::link_class c = static_cast<network::link_class>(s.links.size());
+       c < topo.num_link_classes(); ++c) {
+    const network::link_class_rates* r = topo.class_rates(c);
+    if (!r) {
+      throw config_error("topology.file", "link class " + topo.class_name(c) + " of " +
+                                              topo.describe() +
+                                              " has no rates; allowed: a class with "
+                                              "bandwidth_gib_per_s, latency_ns and "
+                                              "vc_buffer_bytes");
+    }
+    tlm_net::link_params lp = s.links.front();
+    lp.cls = c;
+    lp.bandwidth_gib_per_s = r->bandwidth_gib_per_s;
+    lp.latency_ns = r->latency_ns;
+    s.links.push_back(lp);
+    if (r->vc_buffer_bytes < packet) {
+      throw config_error("topology.file",
+                         "the vc_buffer_bytes of link class " + topo.class_name(c) + " (" +
+                             std::to_string(r->vc_buffer_bytes) +
+                             ") cannot hold one packet (network.packet_bytes = " +
+                             std::to_string(packet) + "); allowed: at least " +
+                             std::to_string(packet));
+    }
+    s.router.vc_buffer_bytes.push_back(r->vc_buffer_bytes);
+  }
+  if (topo.num_link_classes() > network::max_link_classes) {
+    throw config_error("topology.file", topo.describe() + " has " +
+                                            std::to_string(topo.num_link_classes()) +
+                                            " link classes; allowed: at most " +
+                                            std::to_string(network::max_link_classes));
+  }
+}
+
+}  // namespace
+
+// Pure C++ stages: anything wrong here is bad input (config_error,
+// exit 2).
+plan make_plan(scenario& s) {
+  plan p;
+  const network::topology_kind& kind = network::find_topology_kind(s.topology_kind);
+  try {
+    p.topo = kind.make(s.cfg);
+  } catch (const network::topology_error& e) {
+    throw config_error(e.key, e.what());
+  }
+  complete_link_classes(s, *p.topo);
+  try {
+    p.routing = kind.make_routing(network::resolve_routing(kind, s.routing), *p.topo);
+  } catch (const std::invalid_argument& e) {
+    throw config_error("routing.kind", e.what());
+  }
+  if (s.router.vcs < p.routing->min_vcs()) {
+    throw config_error("router.vcs", "router.vcs = " + std::to_string(s.router.vcs) +
+                                         " is too few for " + s.routing +
+                                         " routing; allowed: at least " +
+                                         std::to_string(p.routing->min_vcs()));
+  }
+  try {
+    p.place = std::make_unique<network::placement>(*p.topo, s.job);
+  } catch (const std::invalid_argument& e) {
+    throw config_error("job.ranks", e.what());
+  }
+  if (s.algorithm == "none") return p;  // synthetic traffic only: no schedule, no hosts
+  if (s.root >= p.place->num_ranks()) {
+    throw config_error("collective.root", "collective.root = " + std::to_string(s.root) +
+                                              " is not a rank of the job; allowed: 0 .. " +
+                                              std::to_string(p.place->num_ranks() - 1));
+  }
+  const algorithms::algorithm_info* algo = nullptr;
+  try {
+    algo = &algorithms::find_algorithm(s.algorithm);
+  } catch (const std::invalid_argument& e) {
+    throw config_error("collective.algorithm", e.what());
+  }
+  algorithms::collective_request req;
+  req.topo = p.topo.get();
+  req.place = p.place.get();
+  req.num_ranks = p.place->num_ranks();
+  req.root = s.root;
+  req.bytes = s.bytes;
+  try {
+    p.sched = algo->make(req);
+  } catch (const std::invalid_argument& e) {
+    throw config_error("collective.algorithm", e.what());  // e.g. needs a power-of-two job
+  }
+  const algorithms::verify_result v = algorithms::verify_broadcast(p.sched, algo->contract);
+  if (!v.ok) {
+    std::string msg = "algorithm '" + s.algorithm + "' produced an invalid schedule:";
+    for (const std::string& e : v.errors) msg += "\n  " + e;
+    throw simulation_failure(msg);
+  }
+  p.messages = v.messages;
+  p.contract = algo->contract;
+  return p;
+}
+
+}  // namespace bcastsim::tb
