@@ -256,13 +256,15 @@ BOOST_AUTO_TEST_CASE(graph_refuses_more_vcs_than_a_route_can_name) {
              message);
 }
 
-BOOST_AUTO_TEST_CASE(graph_big_dragonfly_loads_and_routes_fast) {
+// Speed is measured in bench/, never asserted here (a sanitizer build is several times
+// slower): this case checks the big graph loads and routes as the dragonfly does, and
+// reports how long it took.
+BOOST_AUTO_TEST_CASE(graph_big_dragonfly_loads_and_routes_like_the_dragonfly) {
   // 129 groups of 16 routers = 2,064 routers, 4,128 terminals, 23,736 cables.
   const scratch_dir dir;
   const dragonfly df(dragonfly_params{0, 16, 2, 8});
   BOOST_REQUIRE(df.num_routers() == 2064u);
   const std::string path = dir.write("df2064.yaml", yaml_of(df, k_dragonfly_cost));
-  // CPU time, so a busy machine does not fail the test.
   const std::clock_t start = std::clock();
   const graph_topology g(path);
   const std::clock_t loaded = std::clock();
@@ -272,13 +274,11 @@ BOOST_AUTO_TEST_CASE(graph_big_dragonfly_loads_and_routes_fast) {
   const double routing_s = double(routed - loaded) / CLOCKS_PER_SEC;
   BOOST_TEST_MESSAGE("2,064-router graph: load " << load_s << " s, routing tables " << routing_s
                                                  << " s");
-  BOOST_TEST(load_s + routing_s < 2.0);
   const std::string edges = dir.write("df2064.edges", edge_list_of(df, k_dragonfly_cost));
   const std::clock_t edges_start = std::clock();
   const graph_topology from_edges(edges);
   const double edges_s = double(std::clock() - edges_start) / CLOCKS_PER_SEC;
   BOOST_TEST_MESSAGE("2,064-router graph: edge list load " << edges_s << " s");
-  BOOST_TEST(edges_s < 2.0);
   BOOST_TEST(from_edges.num_routers() == 2064u);
   BOOST_TEST(routing.min_vcs() == 2u);
 
