@@ -147,4 +147,25 @@ class bcast_bench final : public sc_core::sc_module {
   }
 };
 
+// Records each Mini Packet parse: when, and what the Membership Table held at that moment.
+class membership_recorder final : public hw::ragasa::membership_listener {
+ public:
+  struct call {
+    uint64_t at_ps;
+    uint32_t collective;
+    size_t children;  // of that collective, read from the unit during the call
+  };
+  explicit membership_recorder(const hw::ragasa::bcast_unit& unit) : m_unit(unit) {}
+  void on_membership(uint32_t collective_id) override {
+    const auto* kids = m_unit.children(collective_id);
+    calls.push_back(
+        call{sc_core::sc_time_stamp().value(), collective_id, kids ? kids->size() : size_t{999}});
+  }
+  std::vector<call> calls;
+
+ private:
+  const hw::ragasa::bcast_unit& m_unit;
+};
+
+
 }  // namespace bcastsim::test
