@@ -25,9 +25,9 @@ host_nic::host_nic(const sc_core::sc_module_name& name, network::terminal_id ter
       m_params(params),
       m_pool(pool),
       m_routing(routing),
-      m_credits(params.vcs, params.inject_buffer_bytes),
       m_eject_bytes(params.vcs, 0),
       m_agenda(m_wakeup) {
+  m_inject.init(this->name(), params.vcs, params.inject_buffer_bytes);
   m_fw.bind_owner(this, 0);
   m_bw.bind_owner(this, 0);
   in.bind(m_fw);
@@ -60,7 +60,7 @@ void host_nic::send_message(const message& m) {
 
 void host_nic::inject() {
   const sc_time now = sc_core::sc_time_stamp();
-  while (!m_queue.empty() && m_link_free <= now) {
+  while (!m_queue.empty() && m_inject.link_free(now)) {
     outgoing& o = m_queue.front();
     const uint64_t offset = uint64_t{o.next_index} * m_params.packet_bytes;
     const uint64_t left = o.msg.bytes - offset;
@@ -68,7 +68,7 @@ void host_nic::inject() {
         static_cast<uint32_t>(left < m_params.packet_bytes ? left : m_params.packet_bytes);
     const uint32_t wire = size == 0 ? 1 : size;  // a zero-byte message still sends a packet
     const uint8_t vc = 0;
-    if (m_credits[vc] < wire) return;  // a credit return will wake us
+    if (!m_inject.has_credits(vc, wire, now)) return;  // a credit return will wake us
     packet* p = m_pool.acquire();
     p->src = m_terminal;
     p->dst = o.msg.dst;
@@ -89,16 +89,12 @@ void host_nic::inject() {
     m_routing.init_state(m_terminal, o.msg.dst,
                          network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),
                          p->route);
-    m_credits[vc] -= wire;
     ++packets_injected;
     if (p->index == 0) ++messages_sent;
     if (++o.next_index == o.count) m_queue.pop();
 
-    tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_time t = sc_core::SC_ZERO_TIME;
-    out->nb_transport_fw(*p, ph, t);
-    m_link_free = now + t;
-    m_agenda.push(m_link_free, action{});
+    m_inject.send(out, *p, now);
+    m_agenda.push(m_inject.busy_until(), action{});
   }
 }
 
@@ -125,11 +121,9 @@ tlm::tlm_sync_enum host_nic::nb_transport_bw(uint32_t, packet& p, tlm::tlm_phase
     SC_REPORT_ERROR(name(), "unexpected phase on the injection port");
     return tlm::TLM_COMPLETED;
   }
-  action a;
-  a.kind = action_kind::credit;
-  a.vc = p.vc;
-  a.bytes = p.size_bytes;
-  m_agenda.push(sc_core::sc_time_stamp() + t, a);
+  const sc_time when = sc_core::sc_time_stamp() + t;
+  m_inject.on_credit(when, p.vc, p.size_bytes);
+  m_agenda.push(when, action{});  // injection may go on then
   return tlm::TLM_ACCEPTED;
 }
 
@@ -168,11 +162,7 @@ void host_nic::on_wakeup() {
   const sc_time now = sc_core::sc_time_stamp();
   while (m_agenda.due(now)) {
     const action a = m_agenda.pop();
-    if (a.kind == action_kind::deliver) {
-      deliver(a.pkt);
-    } else if (a.kind == action_kind::credit) {
-      m_credits[a.vc] += a.bytes;
-    }
+    if (a.kind == action_kind::deliver) deliver(a.pkt);
   }
   inject();
   m_agenda.arm();
@@ -182,15 +172,15 @@ void host_nic::on_wakeup() {
 bool host_nic::describe_stall(std::ostream& os) const {
   if (idle()) return false;
   os << "  " << name() << ": " << m_queue.size() << " messages waiting to inject (VC 0 credits "
-     << m_credits[0] << "/" << m_params.inject_buffer_bytes << " bytes), " << m_partial.size()
-     << " messages partly received\n";
+     << m_inject.credits(0, sc_core::sc_time_stamp()) << "/" << m_params.inject_buffer_bytes
+     << " bytes), " << m_partial.size() << " messages partly received\n";
   return true;
 }
 
 void host_nic::trace(const tlm_net::trace_window& window, const std::string& prefix) {
   m_trace = std::make_unique<trace_mirror>();
   m_trace->window = window;
-  m_trace->inject_credit_bytes = m_credits[0];
+  m_trace->inject_credit_bytes = m_inject.capacity_bytes();
   trace_mirror& m = *m_trace;
   tlm_net::trace_signals sig(window, prefix, "host NIC of terminal " + std::to_string(m_terminal));
   sig.add(m.queued_messages, "inject.queued_messages");
@@ -205,8 +195,8 @@ void host_nic::sample_trace() {
   const sc_time now = sc_core::sc_time_stamp();
   if (!m_trace->window.active(now)) return;
   m_trace->queued_messages = m_queue.size();
-  m_trace->inject_credit_bytes = m_credits[0];
-  m_trace->link_busy = m_link_free > now;
+  m_trace->inject_credit_bytes = m_inject.credits(0, now);
+  m_trace->link_busy = !m_inject.link_free(now);
   m_trace->injected = packets_injected.value;
   uint32_t held = 0;
   for (uint32_t b : m_eject_bytes) held += b;

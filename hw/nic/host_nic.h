@@ -9,6 +9,7 @@
 
 #include "hw/nic/nic.h"
 #include "network/routing.h"
+#include "tlm/credit_output.h"
 #include "tlm/packet.h"
 #include "tlm/packet_pool.h"
 #include "tlm/ring.h"
@@ -55,11 +56,9 @@ class host_nic final : public nic {
   void trace(const tlm_net::trace_window& window, const std::string& prefix) override;
 
  private:
-  enum class action_kind : uint8_t { deliver, credit, wake };
+  enum class action_kind : uint8_t { deliver, wake };
   struct action {
     action_kind kind = action_kind::wake;
-    uint8_t vc = 0;
-    uint32_t bytes = 0;
     tlm_net::packet* pkt = nullptr;
   };
   struct outgoing {
@@ -91,9 +90,8 @@ class host_nic final : public nic {
   tlm_net::tagged_bw<host_nic> m_bw;
   tlm_net::ring<outgoing> m_queue;
   std::vector<partial> m_partial;
-  std::vector<uint32_t> m_credits;      // [vc] bytes free in the router's terminal buffer
+  tlm_net::credit_output m_inject;      // the terminal link into the router's buffer
   std::vector<uint32_t> m_eject_bytes;  // [vc] bytes held in this NIC's receive buffer
-  sc_core::sc_time m_link_free;
   uint64_t m_next_msg_id = 0;
   uint64_t m_next_packet = 0;  // packets injected so far: the routing entropy's counter
   tlm_net::packet m_credit_token;

@@ -92,12 +92,10 @@ tlm::tlm_sync_enum bcast_unit::nb_transport_bw(uint32_t, packet& p, tlm::tlm_pha
     SC_REPORT_ERROR(name(), "unexpected phase on the output port");
     return tlm::TLM_COMPLETED;
   }
-  action a;
-  a.kind = action_kind::credit;
-  a.vc = p.vc;
-  a.bytes = p.size_bytes;
   // The SI is clocked: a credit counts from the first clock edge at or after its arrival.
-  m_agenda.push(edge(sc_core::sc_time_stamp() + t), a);
+  const sc_time when = edge(sc_core::sc_time_stamp() + t);
+  m_out.on_credit(when, p.vc, p.size_bytes);
+  m_agenda.push(when, action{});
   return tlm::TLM_ACCEPTED;
 }
 
@@ -382,10 +380,10 @@ void bcast_unit::build() {
 
 void bcast_unit::inject() {
   const sc_time now = sc_core::sc_time_stamp();
-  if (!m_si_pkt || m_link_free > now || m_out_credits < m_si_pkt->size_bytes) return;
+  if (!m_si_pkt || !m_out.link_free(now) || !m_out.has_credits(0, m_si_pkt->size_bytes, now))
+    return;
   packet* p = m_si_pkt;
   m_si_pkt = nullptr;
-  m_out_credits -= p->size_bytes;
   p->tail_time = now;  // the payload is in Working Memory
   ++packets_out;
   bytes_replicated += p->size_bytes;
@@ -398,11 +396,9 @@ void bcast_unit::inject() {
     m_free_batches.push_back(m_si_batch);
   }
 
-  tlm::tlm_phase ph = tlm::BEGIN_REQ;
-  sc_time t = sc_core::SC_ZERO_TIME;
-  out->nb_transport_fw(*p, ph, t);
-  m_link_free = edge(now + t);  // the SI injects on clock edges
-  if (t > sc_core::SC_ZERO_TIME) m_agenda.push(m_link_free, action{});
+  const sc_time t = m_out.send(out, *p, now);
+  m_out.set_busy_until(edge(now + t));  // the SI injects on clock edges
+  if (t > sc_core::SC_ZERO_TIME) m_agenda.push(m_out.busy_until(), action{});
 }
 
 void bcast_unit::on_wakeup() {
@@ -429,9 +425,6 @@ void bcast_unit::on_wakeup() {
       case action_kind::built:
         m_building = false;
         m_si_pkt = a.pkt;
-        break;
-      case action_kind::credit:
-        m_out_credits += a.bytes;
         break;
       case action_kind::wake:
         break;
@@ -463,9 +456,9 @@ bool bcast_unit::describe_stall(std::ostream& os) const {
      << (m_ri_blocked ? " (blocked by a full Rx-queue)" : "") << ", Working Memory "
      << m_memory_used << "/" << m_params.working_memory_bytes << " bytes, " << m_gen_queue.size()
      << " batches for descriptors, " << m_work_queue.size() << " descriptors in the Work Queue, "
-     << m_sps.size() << " dispatched; output credits " << m_out_credits << "/"
-     << m_params.output_buffer_bytes << " bytes" << (m_si_pkt ? ", a copy waits in the SI" : "")
-     << "\n";
+     << m_sps.size() << " dispatched; output credits " << m_out.credits(0, sc_core::sc_time_stamp())
+     << "/" << m_params.output_buffer_bytes << " bytes"
+     << (m_si_pkt ? ", a copy waits in the SI" : "") << "\n";
   for (uint32_t i = 0; i < m_rx.size(); ++i) {
     const rx_queue& q = m_rx[i];
     if (q.fifo.empty()) continue;
@@ -483,7 +476,7 @@ bool bcast_unit::describe_stall(std::ostream& os) const {
 
 void bcast_unit::trace(const tlm_net::trace_window& window, const std::string& prefix) {
   m_trace = std::make_unique<trace_mirror>();
-  m_trace->out_credit_bytes = m_out_credits;
+  m_trace->out_credit_bytes = m_out.capacity_bytes();
   m_trace->declare(window, prefix, "SystemC model");
 }
 
@@ -507,8 +500,8 @@ void bcast_unit::sample_trace() {
   m.work_queue = m_work_queue.size();
   m.send_queue = m_sps.size();
   m.si_ready = m_si_pkt != nullptr;
-  m.out_credit_bytes = m_out_credits;
-  m.link_busy = m_link_free > now;
+  m.out_credit_bytes = m_out.credits(0, now);
+  m.link_busy = !m_out.link_free(now);
   m.packets_in = packets_in.value;
   m.packets_out = packets_out.value;
 }

@@ -90,19 +90,9 @@ class bcast_unit final : public bcast_unit_base {
   void trace(const tlm_net::trace_window& window, const std::string& prefix) override;
 
  private:
-  enum class action_kind : uint8_t {
-    wake,
-    assembled,
-    stored,
-    generated,
-    dispatched,
-    built,
-    credit
-  };
+  enum class action_kind : uint8_t { wake, assembled, stored, generated, dispatched, built };
   struct action {
     action_kind kind = action_kind::wake;
-    uint8_t vc = 0;
-    uint32_t bytes = 0;
     uint32_t batch = 0;
     membership_child child;
     tlm_net::packet* pkt = nullptr;

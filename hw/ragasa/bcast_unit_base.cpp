@@ -17,8 +17,8 @@ bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name, network::t
       m_source(membership),
       m_routing(routing),
       m_period(sc_core::sc_time::from_value(units::clock_period_ps(params.clock_mhz))),
-      m_in_bytes(params.vcs, 0),
-      m_out_credits(params.output_buffer_bytes) {
+      m_in_bytes(params.vcs, 0) {
+  m_out.init(this->name(), params.vcs, params.output_buffer_bytes);
   m_stats.declare("packets_in", "packets", "packets received from the router", packets_in);
   m_stats.declare("packets_out", "packets", "copies sent back into the router", packets_out);
   m_stats.declare("mini_packets", "packets", "Mini Packets parsed into the Membership Table",

@@ -7,6 +7,7 @@
 #include "hw/ragasa/packet_fields.h"
 #include "network/routing.h"
 #include "network/topology.h"
+#include "tlm/credit_output.h"
 #include "tlm/packet.h"
 #include "tlm/packet_pool.h"
 #include "tlm/statistics.h"
@@ -50,8 +51,7 @@ struct bcast_unit_params {
     v.field("ragasa.ri_cycles", ri_cycles, 0, 1e6, "RI: flits assembled into a packet");
     v.field("ragasa.rx_queues", rx_queues, 1, 1024,
             "Rx-queues (a collective uses queue id % rx_queues)");
-    v.field("ragasa.rx_queue_packets", rx_queue_packets, 1, 1e6,
-            "depth of each Rx-queue, packets");
+    v.field("ragasa.rx_queue_packets", rx_queue_packets, 1, 1e6, "depth of each Rx-queue, packets");
     v.field("ragasa.scheduler_cycles", scheduler_cycles, 0, 1e6,
             "Receive Packet Scheduler, per packet");
     v.field("ragasa.membership_entries", membership_entries, 1, 1e6,
@@ -164,8 +164,9 @@ class bcast_unit_base : public sc_core::sc_module {
   const network::routing_policy* m_routing;
   sc_core::sc_time m_period;         // one clock cycle
   std::vector<uint32_t> m_in_bytes;  // [vc] RI buffer bytes held (the router's credits)
-  uint32_t m_out_credits;            // bytes the router's unit-port buffer can take
-  sc_core::sc_time m_link_free;      // the SI's link is free from then (a clock edge)
+  // The SI's output into the router's unit-port buffer (copies go on VC 0); the SI is
+  // clocked: its link frees, and a returned credit counts, from a clock edge.
+  tlm_net::credit_output m_out;
   membership_listener* m_listener = nullptr;
   unit_observer* m_observer = nullptr;
   tlm_net::stat_group m_stats;

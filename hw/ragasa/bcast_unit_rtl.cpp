@@ -149,9 +149,9 @@ class bcast_unit_rtl final : public bcast_unit_base {
       SC_REPORT_ERROR(name(), "unexpected phase on the output port");
       return tlm::TLM_COMPLETED;
     }
-    action a;
-    a.credit_bytes = p.size_bytes;
-    m_agenda.push(edge(sc_core::sc_time_stamp() + t), a);  // counted from a clock edge
+    const sc_core::sc_time when = edge(sc_core::sc_time_stamp() + t);  // from a clock edge
+    m_out.on_credit(when, p.vc, p.size_bytes);
+    m_agenda.push(when, action{});
     return tlm::TLM_ACCEPTED;
   }
 
@@ -166,8 +166,9 @@ class bcast_unit_rtl final : public bcast_unit_base {
        << (c.st_ri_blocked ? " (blocked by a full Rx-queue)" : "") << ", " << c.st_rx_packets
        << " in Rx-queues, Working Memory " << c.st_mem_used << "/" << m_params.working_memory_bytes
        << " bytes, " << c.st_wq << " descriptors in the Work Queue, " << c.st_sq
-       << " dispatched; output credits " << m_out_credits << "/" << m_params.output_buffer_bytes
-       << " bytes" << (c.out_valid ? ", a copy waits in the SI" : "") << "\n";
+       << " dispatched; output credits " << m_out.credits(0, sc_core::sc_time_stamp()) << "/"
+       << m_params.output_buffer_bytes << " bytes"
+       << (c.out_valid ? ", a copy waits in the SI" : "") << "\n";
     return true;
   }
 
@@ -177,7 +178,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
     m_window = window;
     if (window.file) {
       m_trace = std::make_unique<unit_trace_mirror>();
-      m_trace->out_credit_bytes = m_out_credits;
+      m_trace->out_credit_bytes = m_out.capacity_bytes();
       m_trace->declare(window, prefix, "verilated RTL");
     }
     m_vcd = std::make_unique<VerilatedVcdC>();
@@ -203,14 +204,14 @@ class bcast_unit_rtl final : public bcast_unit_base {
     m.work_queue = c.st_wq;
     m.send_queue = c.st_sq;
     m.si_ready = c.out_valid;
-    m.link_busy = m_link_free > now;
-    m.out_credit_bytes = m_out_credits;
+    m.link_busy = !m_out.link_free(now);
+    m.out_credit_bytes = m_out.credits(0, now);
     m.packets_out = packets_out.value;
   }
 
   struct action {
     tlm_net::packet* pkt = nullptr;  // assembled by the RI
-    uint32_t credit_bytes = 0;       // else a credit (0: a clock tick)
+    // else a clock tick, or a credit's arrival (m_out holds the credit)
   };
   struct stored {
     tlm_net::packet* pkt = nullptr;
@@ -247,8 +248,6 @@ class bcast_unit_rtl final : public bcast_unit_base {
       if (a.pkt) {
         --m_pending;
         m_assembled.push(a.pkt);
-      } else {
-        m_out_credits += a.credit_bytes;
       }
     }
     if (now > m_last_cycle || !m_cycled) {
@@ -287,7 +286,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
         c.pl_unit[k] = k < n ? (*kids)[k].unit_router : 0;
       }
     }
-    c.out_ready = c.out_valid && m_link_free <= now && m_out_credits >= c.out_bytes;
+    c.out_ready = c.out_valid && m_out.link_free(now) && m_out.has_credits(0, c.out_bytes, now);
     c.eval();
     c.clk = 1;
     c.eval();
@@ -375,14 +374,11 @@ class bcast_unit_rtl final : public bcast_unit_base {
                             network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),
                             p->route);
     if (c.ev_copy_release) release(c.ev_copy_handle);
-    m_out_credits -= p->size_bytes;
     p->tail_time = now;
     ++packets_out;
     bytes_replicated += p->size_bytes;
-    tlm::tlm_phase ph = tlm::BEGIN_REQ;
-    sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    out->nb_transport_fw(*p, ph, t);
-    m_link_free = edge(now + t);
+    const sc_core::sc_time t = m_out.send(out, *p, now);
+    m_out.set_busy_until(edge(now + t));  // the SI injects on clock edges
   }
 
   tlm_net::tagged_fw<bcast_unit_rtl> m_fw;

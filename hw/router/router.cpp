@@ -3,9 +3,9 @@
 #include "tlm/units.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 namespace bcastsim::hw {
 
@@ -49,7 +49,6 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
   m_inputs.resize(m_radix);
   m_in_vcs.resize(size_t{m_radix} * m_vcs);
   m_outputs.resize(m_radix);
-  m_credits.resize(size_t{m_radix} * m_vcs, 0);
   m_credit_tokens.resize(m_radix);
   for (uint32_t port = 0; port < m_radix; ++port) {
     m_fw[port].bind_owner(this, port);
@@ -68,13 +67,15 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
       // Peers of a class share the buffer size of that class (terminal: the NIC's eject
       // buffer).
       m_inputs[port].capacity_bytes = params.vc_buffer_bytes[static_cast<int>(info.cls)];
-      if (info.peer_kind == network::port_info::kind::unused) continue;
+      if (info.peer_kind == network::port_info::kind::unused) {
+        m_outputs[port].init(this->name(), m_vcs, 0);
+        continue;
+      }
       cap = params.vc_buffer_bytes[static_cast<int>(info.cls)];
       if (info.peer_kind == network::port_info::kind::router)
         m_neighbours.emplace_back(info.peer, port);
     }
-    m_outputs[port].capacity_bytes = cap;
-    for (uint32_t vc = 0; vc < m_vcs; ++vc) credits(port, vc) = cap;
+    m_outputs[port].init(this->name(), m_vcs, cap);
   }
   // Stable: the first port to a neighbour stays first.
   std::stable_sort(m_neighbours.begin(), m_neighbours.end(),
@@ -126,34 +127,9 @@ tlm::tlm_sync_enum router::nb_transport_bw(uint32_t port, packet& p, tlm::tlm_ph
   // Credits cost no wake-up of their own: they are applied when the allocator looks at
   // them, and only a head that waits for them asks to be woken when they arrive.
   const sc_time when = sc_core::sc_time_stamp() + t;
-  output_port& op = m_outputs[port];
-  if (!op.pending.empty() && when < op.pending.at(op.pending.size() - 1).when) {
-    SC_REPORT_ERROR(name(), "credits returned out of time order");
-  }
-  op.pending.push(pending_credit{when, p.vc, p.size_bytes});
+  if (m_outputs[port].on_credit(when, p.vc, p.size_bytes)) wake_at(when);
   if (m_trace) m_agenda.push(when, action{});  // waveforms show credits on time
-  if (op.credit_waiter) {
-    op.credit_waiter = false;
-    wake_at(when);
-  }
   return tlm::TLM_ACCEPTED;
-}
-
-void router::drain_credits(uint32_t port, const sc_time& now) {
-  output_port& op = m_outputs[port];
-  while (!op.pending.empty() && op.pending.front().when <= now) {
-    const pending_credit c = op.pending.pop();
-    credits(port, c.vc) += c.bytes;
-  }
-}
-
-uint32_t router::available_credits(uint32_t port, uint32_t vc, const sc_time& now) const {
-  const output_port& op = m_outputs[port];
-  uint32_t c = credits(port, vc);
-  for (uint32_t k = 0; k < op.pending.size() && op.pending.at(k).when <= now; ++k) {
-    if (op.pending.at(k).vc == vc) c += op.pending.at(k).bytes;
-  }
-  return c;
 }
 
 void router::wake_at(const sc_time& when) {
@@ -163,20 +139,11 @@ void router::wake_at(const sc_time& when) {
 }
 
 uint32_t router::output_occupancy_bytes(network::port_id port) const {
-  const sc_time now = sc_core::sc_time_stamp();
-  uint32_t used = 0;
-  for (uint32_t vc = 0; vc < m_vcs; ++vc) {
-    used += m_outputs[port].capacity_bytes - available_credits(port, vc, now);
-  }
-  return used;
+  return m_outputs[port].occupancy_bytes(sc_core::sc_time_stamp());
 }
 
 uint32_t router::unreturned_credit_bytes(network::port_id port) const {
-  const output_port& op = m_outputs[port];
-  uint32_t spent = 0;
-  for (uint32_t vc = 0; vc < m_vcs; ++vc) spent += op.capacity_bytes - credits(port, vc);
-  for (uint32_t k = 0; k < op.pending.size(); ++k) spent -= op.pending.at(k).bytes;
-  return spent;
+  return m_outputs[port].unreturned_bytes();
 }
 
 void router::on_wakeup() {
@@ -209,8 +176,9 @@ network::route_decision router::route(packet& p) {
   if (p.offload.family != 0) {
     const attached_port_hook* hook = m_params.attached.hook;
     if (!hook) {
-      SC_REPORT_ERROR(name(), "a packet for an offload family's attached block arrived at a "
-                              "router without one");
+      SC_REPORT_ERROR(name(),
+                      "a packet for an offload family's attached block arrived at a "
+                      "router without one");
     } else {
       network::route_decision d;
       if (hook->route(*this, p, d)) return d;
@@ -250,18 +218,13 @@ void router::allocate() {
       if (q.fifo.empty()) continue;
       const packet* head = q.fifo.front();
       const uint32_t o = head->next_port;
-      output_port& op = m_outputs[o];
-      if (op.busy_until > now) {
-        retry_at(op.busy_until);
+      tlm_net::credit_output& op = m_outputs[o];
+      if (!op.link_free(now)) {
+        retry_at(op.busy_until());
         continue;
       }
-      drain_credits(o, now);
-      if (credits(o, head->next_vc) < head->size_bytes) {
-        if (!op.pending.empty()) {
-          retry_at(op.pending.front().when);
-        } else {
-          op.credit_waiter = true;
-        }
+      if (!op.has_credits(head->next_vc, head->size_bytes, now)) {
+        retry_at(op.credit_retry_time());
         continue;
       }
       m_allocator.request(i, vc, o);
@@ -272,7 +235,7 @@ void router::allocate() {
     // heads could go now, else when this output frees.
     if (g.losers_with_other_requests) retry_at(now + m_period);
     grant(g.input, g.vc, g.output);
-    if (g.losers_without_other_requests) retry_at(m_outputs[g.output].busy_until);
+    if (g.losers_without_other_requests) retry_at(m_outputs[g.output].busy_until());
     if (m_inputs[g.input].ready > 0) retry_at(m_inputs[g.input].busy_until);
   }
   if (retry != sc_core::sc_max_time()) wake_at(retry);
@@ -283,7 +246,6 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   input_vc& q = ivc(in_port, vc);
   packet* p = q.fifo.pop();
   input_port& ip = m_inputs[in_port];
-  output_port& op = m_outputs[out_port];
   --ip.ready;
   --m_buffered;
   q.occupancy_bytes -= p->size_bytes;
@@ -291,17 +253,14 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   wait_ps.sample(static_cast<double>((now - p->hop_ready).value()));
 
   const uint32_t bytes = p->size_bytes;
-  credits(out_port, p->next_vc) -= bytes;
   p->vc = p->next_vc;
   sc_time input_free;  // a wide unit input is free once the packet has crossed it
   if (in_port == m_attached_port && m_attached_ps_per_byte > 0) {
-    input_free = now + sc_time::from_value(static_cast<sc_dt::uint64>(bytes * m_attached_ps_per_byte));
+    input_free =
+        now + sc_time::from_value(static_cast<sc_dt::uint64>(bytes * m_attached_ps_per_byte));
     if (p->tail_time > input_free) input_free = p->tail_time;
   }
-  tlm::tlm_phase ph = tlm::BEGIN_REQ;
-  sc_time t = sc_core::SC_ZERO_TIME;
-  out[out_port]->nb_transport_fw(*p, ph, t);  // p now belongs downstream
-  op.busy_until = now + t;
+  const sc_time t = m_outputs[out_port].send(out[out_port], *p, now);  // p belongs downstream
   ip.busy_until = in_port == m_attached_port && m_attached_ps_per_byte > 0 ? input_free : now + t;
 
   // The input buffer frees when the tail has left, at now + t.
@@ -317,14 +276,15 @@ bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
       if (q.occupancy_bytes == 0) continue;
       if (lines++ >= max_lines) return true;
       os << "  " << name() << " input port " << i << " ("
-         << (i == m_attached_port ? m_params.attached.label : m_topo.class_name(m_inputs[i].cls)) << ") VC " << vc
-         << ": " << q.fifo.size() << " packets routed, " << q.occupancy_bytes << " bytes buffered";
+         << (i == m_attached_port ? m_params.attached.label : m_topo.class_name(m_inputs[i].cls))
+         << ") VC " << vc << ": " << q.fifo.size() << " packets routed, " << q.occupancy_bytes
+         << " bytes buffered";
       if (!q.fifo.empty()) {
         const packet* h = q.fifo.front();
         os << "; head " << *h << " waits for output port " << h->next_port << " VC "
            << unsigned(h->next_vc) << " with "
-           << available_credits(h->next_port, h->next_vc, sc_core::sc_time_stamp()) << "/"
-           << m_outputs[h->next_port].capacity_bytes << " credit bytes";
+           << m_outputs[h->next_port].credits(h->next_vc, sc_core::sc_time_stamp()) << "/"
+           << m_outputs[h->next_port].capacity_bytes() << " credit bytes";
       }
       os << "\n";
     }
@@ -336,7 +296,11 @@ void router::trace(const tlm_net::trace_window& window, const std::string& prefi
   m_trace = std::make_unique<trace_mirror>();
   m_trace->window = window;
   m_trace->occupancy.assign(m_in_vcs.size(), 0);
-  m_trace->credits = m_credits;
+  m_trace->credits.resize(size_t{m_radix} * m_vcs);
+  for (uint32_t port = 0; port < m_radix; ++port) {
+    for (uint32_t vc = 0; vc < m_vcs; ++vc)
+      m_trace->credits[port * m_vcs + vc] = m_outputs[port].credits(vc, sc_core::sc_time_stamp());
+  }
   m_trace->busy.reset(new bool[m_radix]());
   std::vector<uint32_t> ports;  // connected ones
   for (uint32_t i = 0; i < m_radix; ++i) {
@@ -370,10 +334,10 @@ void router::sample_trace() {
   const sc_time now = sc_core::sc_time_stamp();
   for (uint32_t port = 0; port < m_radix; ++port) {
     for (uint32_t vc = 0; vc < m_vcs; ++vc) {
-      m_trace->credits[port * m_vcs + vc] = available_credits(port, vc, now);
+      m_trace->credits[port * m_vcs + vc] = m_outputs[port].credits(vc, now);
     }
   }
-  for (uint32_t i = 0; i < m_radix; ++i) m_trace->busy[i] = m_outputs[i].busy_until > now;
+  for (uint32_t i = 0; i < m_radix; ++i) m_trace->busy[i] = !m_outputs[i].link_free(now);
   m_trace->packets = packets.value;
 }
 

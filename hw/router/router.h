@@ -22,6 +22,7 @@
 
 #include "hw/router/separable_allocator.h"
 #include "network/routing.h"
+#include "tlm/credit_output.h"
 #include "tlm/packet.h"
 #include "tlm/ring.h"
 #include "tlm/statistics.h"
@@ -29,9 +30,9 @@
 #include "tlm/trace_window.h"
 
 #include <array>
-#include <string>
 #include <iosfwd>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <utility>
 #include <vector>
@@ -61,9 +62,9 @@ struct router_params {
   // through the same port.
   struct attached_port {
     bool present = false;
-    std::string label = "attached";            // in stall reports, e.g. "bcast unit"
-    uint32_t in_vc_buffer_bytes = 16384;       // input VC buffer for what the block sends
-    uint32_t credit_bytes = 16384;             // the block's receive buffer per VC (credits)
+    std::string label = "attached";       // in stall reports, e.g. "bcast unit"
+    uint32_t in_vc_buffer_bytes = 16384;  // input VC buffer for what the block sends
+    uint32_t credit_bytes = 16384;        // the block's receive buffer per VC (credits)
     // The crossbar input of the block's packets runs at this rate, not at the rate of the
     // output it feeds: while one packet drains onto its output link, the next may go to
     // another output (in-router replication bandwidth). 0 = like every other input.
@@ -147,19 +148,6 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
     sc_core::sc_time busy_until;
     uint32_t ready = 0;  // packets in the FIFOs
   };
-  // A credit on its way back: usable from `when`. Per output they arrive in time order
-  // (the downstream input releases one packet at a time), so a FIFO holds them.
-  struct pending_credit {
-    sc_core::sc_time when;
-    uint8_t vc = 0;
-    uint32_t bytes = 0;
-  };
-  struct output_port {
-    sc_core::sc_time busy_until;
-    uint32_t capacity_bytes = 0;            // downstream VC buffer size
-    tlm_net::ring<pending_credit> pending;  // applied lazily, when credits are looked at
-    bool credit_waiter = false;  // a head waits for credits and no wake-up is set for them
-  };
   struct trace_mirror;
 
   void on_wakeup();
@@ -169,13 +157,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   sc_core::sc_time pipeline_done(const sc_core::sc_time& arrival) const;
   input_vc& ivc(uint32_t port, uint32_t vc) { return m_in_vcs[port * m_vcs + vc]; }
   const input_vc& ivc(uint32_t port, uint32_t vc) const { return m_in_vcs[port * m_vcs + vc]; }
-  uint32_t& credits(uint32_t port, uint32_t vc) { return m_credits[port * m_vcs + vc]; }
-  uint32_t credits(uint32_t port, uint32_t vc) const { return m_credits[port * m_vcs + vc]; }
   void sample_trace();
-  // Applies the credits of `port` that have arrived by `now`.
-  void drain_credits(uint32_t port, const sc_core::sc_time& now);
-  // Credits of (port, vc) as of `now`, including arrived but not yet applied ones.
-  uint32_t available_credits(uint32_t port, uint32_t vc, const sc_core::sc_time& now) const;
   // Wakes the router at `when` unless a wake-up at or before it is already set.
   void wake_at(const sc_core::sc_time& when);
 
@@ -195,11 +177,10 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   std::unique_ptr<tlm_net::tagged_fw<router>[]> m_fw;  // interfaces are not copyable
   std::unique_ptr<tlm_net::tagged_bw<router>[]> m_bw;
   std::vector<input_port> m_inputs;
-  std::vector<input_vc> m_in_vcs;  // [port * vcs + vc]
-  std::vector<output_port> m_outputs;
-  std::vector<uint32_t> m_credits;               // [port * vcs + vc], bytes free downstream
-  separable_allocator m_allocator;               // inputs x VCs onto outputs, round-robin
-  std::vector<tlm_net::packet> m_credit_tokens;  // [port]: payload of credit returns
+  std::vector<input_vc> m_in_vcs;                 // [port * vcs + vc]
+  std::vector<tlm_net::credit_output> m_outputs;  // [port]: credits toward the peer, busy time
+  separable_allocator m_allocator;                // inputs x VCs onto outputs, round-robin
+  std::vector<tlm_net::packet> m_credit_tokens;   // [port]: payload of credit returns
   uint64_t m_buffered = 0;
   sc_core::sc_time m_wake_at = sc_core::sc_max_time();  // earliest wake-up set, if any
 
