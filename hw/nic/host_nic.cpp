@@ -68,7 +68,12 @@ void host_nic::inject() {
         static_cast<uint32_t>(left < m_params.packet_bytes ? left : m_params.packet_bytes);
     const uint32_t wire = size == 0 ? 1 : size;  // a zero-byte message still sends a packet
     const uint8_t vc = 0;
-    if (!m_inject.has_credits(vc, wire, now)) return;  // a credit return will wake us
+    if (!m_inject.has_credits(vc, wire, now)) {
+      // Look again when the next credit is due; with none on its way, its return wakes us.
+      const sc_time retry = m_inject.credit_retry_time();
+      if (retry != sc_core::sc_max_time()) m_agenda.push(retry, action{});
+      return;
+    }
     packet* p = m_pool.acquire();
     p->src = m_terminal;
     p->dst = o.msg.dst;
@@ -122,8 +127,8 @@ tlm::tlm_sync_enum host_nic::nb_transport_bw(uint32_t, packet& p, tlm::tlm_phase
     return tlm::TLM_COMPLETED;
   }
   const sc_time when = sc_core::sc_time_stamp() + t;
-  m_inject.on_credit(when, p.vc, p.size_bytes);
-  m_agenda.push(when, action{});  // injection may go on then
+  // A credit costs no wake-up unless injection waits for one, or waveforms show it on time.
+  if (m_inject.on_credit(when, p.vc, p.size_bytes) || m_trace) m_agenda.push(when, action{});
   return tlm::TLM_ACCEPTED;
 }
 

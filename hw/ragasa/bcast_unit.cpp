@@ -94,8 +94,8 @@ tlm::tlm_sync_enum bcast_unit::nb_transport_bw(uint32_t, packet& p, tlm::tlm_pha
   }
   // The SI is clocked: a credit counts from the first clock edge at or after its arrival.
   const sc_time when = edge(sc_core::sc_time_stamp() + t);
-  m_out.on_credit(when, p.vc, p.size_bytes);
-  m_agenda.push(when, action{});
+  // A credit costs no wake-up unless the SI waits for one, or waveforms show it on time.
+  if (m_out.on_credit(when, p.vc, p.size_bytes) || m_trace) m_agenda.push(when, action{});
   return tlm::TLM_ACCEPTED;
 }
 
@@ -380,8 +380,13 @@ void bcast_unit::build() {
 
 void bcast_unit::inject() {
   const sc_time now = sc_core::sc_time_stamp();
-  if (!m_si_pkt || !m_out.link_free(now) || !m_out.has_credits(0, m_si_pkt->size_bytes, now))
+  if (!m_si_pkt || !m_out.link_free(now)) return;
+  if (!m_out.has_credits(0, m_si_pkt->size_bytes, now)) {
+    // Look again when the next credit is due; with none on its way, its return wakes us.
+    const sc_time retry = m_out.credit_retry_time();
+    if (retry != sc_core::sc_max_time()) m_agenda.push(retry, action{});
     return;
+  }
   packet* p = m_si_pkt;
   m_si_pkt = nullptr;
   p->tail_time = now;  // the payload is in Working Memory
