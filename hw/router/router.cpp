@@ -307,15 +307,16 @@ void router::trace(const tlm_net::trace_window& window, const std::string& prefi
     if (i == m_attached_port || m_topo.port(m_id, i).peer_kind != network::port_info::kind::unused)
       ports.push_back(i);
   }
-  // Shown with its class: "port3(global)", "unit_port(bcast unit)".
+  // Shown with its class, or the attached block's label: "port3(global)", "port7(bcast unit)".
   tlm_net::trace_signals sig(window, prefix, "router, " + std::to_string(ports.size()) + " ports");
   sig.add(m_trace->packets, "packets", "crossbar.packets");
   for (uint32_t i : ports) {
-    const bool unit = i == m_attached_port;
-    const std::string port = unit ? std::string("unit_port") : "port" + std::to_string(i);
+    const std::string port = "port" + std::to_string(i);
     const std::string shown =
         port + "(" +
-        (unit ? m_params.attached.label : m_topo.class_name(m_topo.port(m_id, i).cls)) + ")";
+        (i == m_attached_port ? m_params.attached.label
+                              : m_topo.class_name(m_topo.port(m_id, i).cls)) +
+        ")";
     for (uint32_t vc = 0; vc < m_vcs; ++vc) {
       const std::string v = ".in.vc" + std::to_string(vc) + ".occupancy_bytes";
       sig.add(m_trace->occupancy[i * m_vcs + vc], port + v, shown + v);

@@ -56,7 +56,7 @@ traced_run run_traced(const std::string& args) {
 // the port's class.
 bool says_where(const std::string& shown, const std::string& classes) {
   const std::regex router("router_[0-9]+/(crossbar/packets|port[0-9]+\\((" + classes +
-                          ")\\)/(in|out)/.+|unit_port\\(bcast unit\\)/(in|out)/.+)");
+                          ")\\)/(in|out)/.+|port[0-9]+\\(bcast unit\\)/(in|out)/.+)");
   const std::regex nic("nic_[0-9]+/(inject|eject)/.+");
   const std::regex unit("unit_[0-9]+/s[0-9]_[a-z_]+/.+");
   return std::regex_match(shown, router) || std::regex_match(shown, nic) ||
@@ -165,7 +165,7 @@ BOOST_AUTO_TEST_CASE(ragasa_run_save_file_shows_the_unit_stages_and_its_router_p
   BOOST_TEST(unit == stages, boost::test_tools::per_element());
   bool unit_port = false;
   for (const test::gtkw_row& row : r.gtkw.rows)
-    unit_port |= row.shown == "router_0/unit_port(bcast unit)/out/busy";
+    unit_port |= row.shown == "router_0/port7(bcast unit)/out/busy";
   BOOST_TEST(unit_port);
   BOOST_TEST(r.gtkw.groups[1] == "router_0 (router, 8 ports)");
 }

@@ -464,8 +464,8 @@ BOOST_AUTO_TEST_CASE(vcd_of_unit_0_shows_its_stages) {
   BOOST_TEST(changed("SystemC.unit_0.s7_send_scheduler.descriptors[31:0]"));
   BOOST_TEST(changed("SystemC.unit_0.s9_si.busy"));
   BOOST_TEST(changed("SystemC.unit_0.s9_si.credit_bytes[31:0]"));
-  BOOST_TEST(changed("SystemC.router_0.unit_port.out.busy"));
-  BOOST_TEST(changed("SystemC.router_0.unit_port.in.vc0.occupancy_bytes[31:0]"));
+  BOOST_TEST(changed("SystemC.router_0.port7.out.busy"));
+  BOOST_TEST(changed("SystemC.router_0.port7.in.vc0.occupancy_bytes[31:0]"));
 
   // The committed save file's signals: GTKWave drops a name the VCD does not declare,
   // silently.
