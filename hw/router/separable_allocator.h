@@ -80,8 +80,12 @@ class separable_allocator {
   std::vector<round_robin_arbiter> m_output_arbiters;  // over the inputs
   std::vector<uint32_t> m_active_inputs;               // inputs with requests this round
   bool m_active_sorted = true;
-  std::vector<uint32_t> m_picked_by;       // [output * inputs + k]: inputs that picked it
+  // The inputs that picked each output, bucketed by output: each input picks one output,
+  // so one list of `inputs` entries holds them all (an outputs x inputs table cost 4 KiB a
+  // router on the 16,512-terminal network).
+  std::vector<uint32_t> m_picked_by;       // [k]: inputs, output by output, each upward
   std::vector<uint32_t> m_picked_count;    // [output]
+  std::vector<uint32_t> m_picked_end;      // [output]: one past its last entry in m_picked_by
   std::vector<uint32_t> m_picked_outputs;  // outputs with picks, by lowest input
   std::vector<grant> m_grants;
 };
