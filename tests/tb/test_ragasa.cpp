@@ -10,9 +10,9 @@
 // (tb/plan.h, pure C++).
 #include "algorithms/link_count.h"
 #include "algorithms/ragasa_tree.h"
-#include "network/dragonfly.h"
 #include "cli_runner.h"
 #include "gtkw_reader.h"
+#include "network/dragonfly.h"
 #include "tb/plan.h"
 #include "tb/ragasa/family.h"
 #include "tb/simulation.h"
@@ -221,6 +221,108 @@ BOOST_AUTO_TEST_CASE(ragasa_sends_the_data_at_most_once_over_every_link) {
   BOOST_TEST(r.result.at("blocks").at("fabric.link_nic_0")["messages"].get<uint64_t>() == 7u);
 }
 
+namespace {
+
+// What the checks of one Ragasa run look at.
+struct ragasa_run {
+  const tb::scenario& s;
+  const network::topology& topo;
+  const algorithms::ragasa_tree& tree;
+  uint64_t pk;  // packets per message
+  uint64_t ranks;
+  const nlohmann::json& r;  // result.json
+};
+
+// Traversals: the tree's edges, each once, as link_count and by hand; and on which links:
+// every tree edge once (over parallel links between two routers), the root's uplink and its
+// children's downlinks once.
+void check_tree_traversals(const ragasa_run& x, const algorithms::link_counts& lc) {
+  algorithms::link_counts hand;
+  hand.terminal = 1;  // the root's injection
+  for (network::router_id rt = 0; rt < x.topo.num_routers(); ++rt) {
+    for (const algorithms::bcast_child& c : x.tree.children[rt]) {
+      if (c.kind == child_kind::terminal) {
+        ++hand.terminal;
+      } else if (algorithms::link_class_between(x.topo, rt, c.id) ==
+                 network::dragonfly_classes::global) {
+        ++hand.global;
+      } else {
+        ++hand.local;
+      }
+    }
+  }
+  BOOST_TEST(lc.terminal == hand.terminal);
+  BOOST_TEST(lc.local == hand.local);
+  BOOST_TEST(lc.global == hand.global);
+  BOOST_TEST(hand.terminal == x.ranks);  // injection + every other rank
+  const nlohmann::json& t = x.r["traversals"];
+  BOOST_TEST(t["terminal"]["messages"].get<uint64_t>() == lc.terminal);
+  BOOST_TEST(t["local"]["messages"].get<uint64_t>() == lc.local);
+  BOOST_TEST(t["global"]["messages"].get<uint64_t>() == lc.global);
+  BOOST_TEST(t["terminal"]["packets"].get<uint64_t>() == lc.terminal * x.pk);
+  BOOST_TEST(t["local"]["packets"].get<uint64_t>() == lc.local * x.pk);
+  BOOST_TEST(t["global"]["packets"].get<uint64_t>() == lc.global * x.pk);
+
+  const nlohmann::json& blocks = x.r["blocks"];
+  uint64_t edges = 0;
+  for (network::router_id rt = 0; rt < x.topo.num_routers(); ++rt) {
+    for (const algorithms::bcast_child& c : x.tree.children[rt]) {
+      ++edges;
+      if (c.kind == child_kind::router) {
+        BOOST_TEST(messages_between(blocks, x.topo, rt, c.id) == 1u,
+                   "router " << rt << " -> " << c.id);
+      } else {
+        BOOST_TEST(blocks.at(link_name(rt, port_to_terminal(x.topo, c.id)))["messages"] == 1,
+                   "router " << rt << " -> terminal " << c.id);
+      }
+    }
+  }
+  BOOST_TEST(blocks.at("fabric.link_nic_" + std::to_string(x.tree.root_terminal))["messages"] == 1);
+  BOOST_TEST(t["terminal"]["messages"].get<uint64_t>() + t["local"]["messages"].get<uint64_t>() +
+                 t["global"]["messages"].get<uint64_t>() ==
+             edges + 1);
+}
+
+// Set-up: one Mini Packet per participating router, each injected once by the management
+// node's NIC and entering its unit through the unit's port. Units: a participating router's
+// unit takes its Mini Packet and the data once, and sends one copy of every packet per child.
+void check_setup_and_units(const ragasa_run& x) {
+  const std::vector<network::router_id> part = x.tree.participating_routers();
+  const nlohmann::json& setup = x.r["ragasa"]["setup"];
+  BOOST_TEST(setup["mini_packets"].get<uint64_t>() == part.size());
+  BOOST_TEST(setup["routers"].get<uint64_t>() == part.size());
+  BOOST_TEST(setup["traversals"]["terminal"].get<uint64_t>() == part.size());
+  BOOST_TEST(setup["setup_ns"].get<double>() > 0.0);
+  BOOST_TEST(x.r["packets"]["injected"].get<uint64_t>() == part.size() + x.pk);
+
+  const nlohmann::json& blocks = x.r["blocks"];
+  const std::set<network::router_id> taking_part(part.begin(), part.end());
+  uint64_t out = 0;
+  for (network::router_id rt = 0; rt < x.topo.num_routers(); ++rt) {
+    BOOST_TEST_CONTEXT("unit_" << rt) {
+      const nlohmann::json& u = blocks.at("fabric.unit_" + std::to_string(rt));
+      const uint64_t in_tree = taking_part.count(rt);
+      const uint64_t children = x.tree.children[rt].size();
+      BOOST_TEST(u["mini_packets"].get<uint64_t>() == in_tree);
+      BOOST_TEST(u["packets_in"].get<uint64_t>() == in_tree * (1 + x.pk));
+      BOOST_TEST(u["packets_out"].get<uint64_t>() == children * x.pk);
+      BOOST_TEST(u["bytes_replicated"].get<uint64_t>() == children * x.s.bytes);
+      BOOST_TEST(blocks.at("fabric.link_r" + std::to_string(rt) + "_unit")["control_packets"] ==
+                 in_tree);
+      out += children * x.pk;
+    }
+  }
+  const nlohmann::json& units = x.r["ragasa"]["units"];
+  BOOST_TEST(units["count"].get<uint64_t>() == x.topo.num_routers());
+  BOOST_TEST(units["packets_out"].get<uint64_t>() == out);
+  BOOST_TEST(units["packets_in"].get<uint64_t>() == part.size() * (1 + x.pk));
+  BOOST_TEST(units["replicating"].get<uint64_t>() == part.size());
+  BOOST_TEST(units["working_memory_peak_bytes"].get<uint64_t>() <=
+             units["working_memory_bytes"].get<uint64_t>());
+}
+
+}  // namespace
+
 // Every rank ends up with every byte (the run succeeds and delivers one message to each);
 // the data crosses exactly the tree's edges (count_minimal_links, and by hand from the tree);
 // one Mini Packet per participating router; every unit's packets in and out match its place
@@ -230,106 +332,20 @@ BOOST_AUTO_TEST_CASE(ragasa_follows_the_tree_and_its_counters_add_up) {
     BOOST_TEST_CONTEXT(rc.name) {
       tb::scenario s = tb::make_scenario(config_of("ragasa", rc.sets));
       const tb::plan p = tb::make_plan(s);
-      const network::topology& topo = *p.topo;
-      const algorithms::ragasa_tree tree = algorithms::make_ragasa_tree(topo, *p.place, s.root);
-      const uint64_t pk = packets_per_message(s);
-      const uint64_t ranks = p.place->num_ranks();
+      const algorithms::ragasa_tree tree = algorithms::make_ragasa_tree(*p.topo, *p.place, s.root);
       const run_result run = run_bcastsim(with("ragasa", rc.sets));
       BOOST_TEST_REQUIRE(run.out.code == 0, run.out.output);
-      const nlohmann::json& r = run.result;
-      const nlohmann::json& blocks = r["blocks"];
+      const ragasa_run x{s,         *p.topo, tree, packets_per_message(s), p.place->num_ranks(),
+                         run.result};
 
       // Delivery.
-      BOOST_TEST(r["collective"]["ranks_complete"].get<uint64_t>() == ranks);
-      BOOST_TEST(r["collective"]["messages"].get<uint64_t>() == ranks - 1);
-      BOOST_TEST(r["packets"]["delivered"].get<uint64_t>() == (ranks - 1) * pk);
-      BOOST_TEST(r["collective"]["completion_ns"].get<double>() > 0.0);
+      BOOST_TEST(x.r["collective"]["ranks_complete"].get<uint64_t>() == x.ranks);
+      BOOST_TEST(x.r["collective"]["messages"].get<uint64_t>() == x.ranks - 1);
+      BOOST_TEST(x.r["packets"]["delivered"].get<uint64_t>() == (x.ranks - 1) * x.pk);
+      BOOST_TEST(x.r["collective"]["completion_ns"].get<double>() > 0.0);
 
-      // Traversals: the tree's edges, each once, as link_count and by hand.
-      const algorithms::link_counts lc = algorithms::count_minimal_links(p.sched, topo, *p.place);
-      algorithms::link_counts hand;
-      hand.terminal = 1;  // the root's injection
-      for (network::router_id rt = 0; rt < topo.num_routers(); ++rt) {
-        for (const algorithms::bcast_child& c : tree.children[rt]) {
-          if (c.kind == child_kind::terminal) {
-            ++hand.terminal;
-          } else if (algorithms::link_class_between(topo, rt, c.id) ==
-                     network::dragonfly_classes::global) {
-            ++hand.global;
-          } else {
-            ++hand.local;
-          }
-        }
-      }
-      BOOST_TEST(lc.terminal == hand.terminal);
-      BOOST_TEST(lc.local == hand.local);
-      BOOST_TEST(lc.global == hand.global);
-      BOOST_TEST(hand.terminal == ranks);  // injection + every other rank
-      const nlohmann::json& t = r["traversals"];
-      BOOST_TEST(t["terminal"]["messages"].get<uint64_t>() == lc.terminal);
-      BOOST_TEST(t["local"]["messages"].get<uint64_t>() == lc.local);
-      BOOST_TEST(t["global"]["messages"].get<uint64_t>() == lc.global);
-      BOOST_TEST(t["terminal"]["packets"].get<uint64_t>() == lc.terminal * pk);
-      BOOST_TEST(t["local"]["packets"].get<uint64_t>() == lc.local * pk);
-      BOOST_TEST(t["global"]["packets"].get<uint64_t>() == lc.global * pk);
-
-      // And on which links: every tree edge once (over parallel links between two routers),
-      // the root's uplink and its children's downlinks once.
-      uint64_t edges = 0;
-      for (network::router_id rt = 0; rt < topo.num_routers(); ++rt) {
-        for (const algorithms::bcast_child& c : tree.children[rt]) {
-          ++edges;
-          if (c.kind == child_kind::router) {
-            BOOST_TEST(messages_between(blocks, topo, rt, c.id) == 1u,
-                       "router " << rt << " -> " << c.id);
-          } else {
-            BOOST_TEST(blocks.at(link_name(rt, port_to_terminal(topo, c.id)))["messages"] == 1,
-                       "router " << rt << " -> terminal " << c.id);
-          }
-        }
-      }
-      BOOST_TEST(blocks.at("fabric.link_nic_" + std::to_string(tree.root_terminal))["messages"] ==
-                 1);
-      BOOST_TEST(t["terminal"]["messages"].get<uint64_t>() +
-                     t["local"]["messages"].get<uint64_t>() +
-                     t["global"]["messages"].get<uint64_t>() ==
-                 edges + 1);
-
-      // Set-up: one Mini Packet per participating router, each injected once by the
-      // management node's NIC and entering its unit through the unit's port.
-      const std::vector<network::router_id> part = tree.participating_routers();
-      const nlohmann::json& setup = r["ragasa"]["setup"];
-      BOOST_TEST(setup["mini_packets"].get<uint64_t>() == part.size());
-      BOOST_TEST(setup["routers"].get<uint64_t>() == part.size());
-      BOOST_TEST(setup["traversals"]["terminal"].get<uint64_t>() == part.size());
-      BOOST_TEST(setup["setup_ns"].get<double>() > 0.0);
-      BOOST_TEST(r["packets"]["injected"].get<uint64_t>() == part.size() + pk);
-
-      // Units: a participating router's unit takes its Mini Packet and the data once, and
-      // sends one copy of every packet per child.
-      const std::set<network::router_id> taking_part(part.begin(), part.end());
-      uint64_t out = 0;
-      for (network::router_id rt = 0; rt < topo.num_routers(); ++rt) {
-        BOOST_TEST_CONTEXT("unit_" << rt) {
-          const nlohmann::json& u = blocks.at("fabric.unit_" + std::to_string(rt));
-          const uint64_t in_tree = taking_part.count(rt);
-          const uint64_t children = tree.children[rt].size();
-          BOOST_TEST(u["mini_packets"].get<uint64_t>() == in_tree);
-          BOOST_TEST(u["packets_in"].get<uint64_t>() == in_tree * (1 + pk));
-          BOOST_TEST(u["packets_out"].get<uint64_t>() == children * pk);
-          BOOST_TEST(u["bytes_replicated"].get<uint64_t>() == children * s.bytes);
-          BOOST_TEST(blocks.at("fabric.link_r" + std::to_string(rt) + "_unit")["control_packets"] ==
-                     in_tree);
-          out += children * pk;
-        }
-      }
-      const nlohmann::json& units = r["ragasa"]["units"];
-      BOOST_TEST(units["count"].get<uint64_t>() == topo.num_routers());
-      BOOST_TEST(units["packets_out"].get<uint64_t>() == out);
-      BOOST_TEST(units["packets_in"].get<uint64_t>() == part.size() * (1 + pk));
-      BOOST_TEST(units["replicating"].get<uint64_t>() == part.size());
-      BOOST_TEST(units["working_memory_peak_bytes"].get<uint64_t>() <=
-                 units["working_memory_bytes"].get<uint64_t>());
+      check_tree_traversals(x, algorithms::count_minimal_links(p.sched, *p.topo, *p.place));
+      check_setup_and_units(x);
     }
   }
 }
