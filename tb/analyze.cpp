@@ -1,10 +1,11 @@
 // Code flow: make_scenario -> make_plan (as run) -> link_model executes the schedule as a
 // discrete-event loop in link units; each send walks its route once (walk_route) for its
-// duration and its link counts, each offload_bcast walks its Ragasa tree once
-// (make_ragasa_tree) -> analyze.json.
+// duration and its link counts, each offload_bcast walks its offload family's
+// replication tree once (Ragasa's: make_ragasa_tree) -> analyze.json.
 #include "tb/analyze.h"
 
 #include "algorithms/ragasa_tree.h"
+#include "tb/offload_family.h"
 #include "tb/plan.h"
 #include "tb/simulation.h"
 
@@ -43,8 +44,9 @@ struct totals {
 // among every send (or offload_bcast) ready at that time the one first in program order.
 class link_model {
  public:
-  link_model(const plan& p, uint32_t packet_bytes, uint64_t seed)
-      : m_p(p), m_packet_bytes(packet_bytes), m_seed(seed) {}
+  // `family`: the offload family of the schedule's offload_bcast ops, if it has any.
+  link_model(const plan& p, const offload_family* family, uint32_t packet_bytes, uint64_t seed)
+      : m_p(p), m_family(family), m_packet_bytes(packet_bytes), m_seed(seed) {}
 
   totals run() {
     index_ops();
@@ -201,9 +203,15 @@ class link_model {
   void offload(uint32_t rank, uint32_t index, uint64_t t) {
     rank_state& rs = m_ranks[rank];
     const op& o = ops(rank)[index];
+    if (!m_family || !m_family->replication_tree) {
+      throw simulation_failure(
+          std::string("analyze: offload_bcast: ") +
+          (m_family ? "offload family '" + m_family->name + "' gives analyze no replication tree"
+                    : std::string("the algorithm names no offload family")));
+    }
     algorithms::ragasa_tree tree;
     try {
-      tree = algorithms::make_ragasa_tree(*m_p.topo, *m_p.place, rank);
+      tree = m_family->replication_tree(*m_p.topo, *m_p.place, rank);
     } catch (const std::invalid_argument& e) {
       throw simulation_failure(std::string("analyze: offload_bcast: ") + e.what());
     }
@@ -276,6 +284,7 @@ class link_model {
   }
 
   const plan& m_p;
+  const offload_family* m_family;
   uint64_t m_packet_bytes;
   uint64_t m_seed;                         // the run seed, as the NICs use it for routing entropy
   std::vector<size_t> m_base;              // [rank] first flat op id
@@ -326,7 +335,8 @@ nlohmann::json analyze_scenario(const config& cfg) {
   const auto wall_start = std::chrono::steady_clock::now();
   scenario s = make_scenario(cfg);
   const plan p = make_plan(s);
-  const totals t = link_model(p, s.nic.packet_bytes, s.nic.seed).run();
+  const totals t =
+      link_model(p, family_of_algorithm(s.algorithm), s.nic.packet_bytes, s.nic.seed).run();
 
   nlohmann::json r;
   r["schema"] = analyze_schema;

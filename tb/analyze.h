@@ -7,8 +7,9 @@
 //     terminal: two terminals on one router = 2, through two routers = 3);
 //   - a sender performs one send at a time and waits for delivery before its next op
 //     (blocking), so the message is available to the receiver when the send ends;
-//   - an offload_bcast occupies the sender like a send; it follows the rank's Ragasa tree
-//     (algorithms/ragasa_tree.h), not routing: every other rank's message is available
+//   - an offload_bcast occupies the sender like a send; it follows the replication tree the
+//     algorithm's offload family gives for the rank (offload_family::replication_tree;
+//     Ragasa's: algorithms/ragasa_tree.h), not routing: every other rank's message is available
 //     after the links of its tree path (injection, router-to-router edges, ejection) and the
 //     sender is free when the last one arrives;
 //   - a recv completes at max(posted, message available); compute ops take no time.

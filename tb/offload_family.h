@@ -9,13 +9,14 @@
 // watchdog, the sweep or the CLI changes for it.
 #pragma once
 
+#include "algorithms/ragasa_tree.h"
 #include "algorithms/schedule.h"
 #include "hw/nic/nic.h"
 #include "hw/router/router.h"
-#include "tlm/packet_pool.h"
 #include "network/params.h"
 #include "network/placement.h"
 #include "network/routing.h"
+#include "tlm/packet_pool.h"
 #include "tlm/statistics.h"
 #include "tlm/trace_window.h"
 
@@ -104,6 +105,13 @@ struct offload_family {
   std::vector<std::string> sweep_columns;
   // The CLI summary rows, from the family's result.json section.
   void (*summary)(const nlohmann::json& section, const summary_row& row) = nullptr;
+  // `bcastsim analyze`: the tree along which the family's hardware replicates the
+  // offload_bcast of rank `root` (each edge carries the data once; algorithms/ragasa_tree.h
+  // for the form). Throws std::invalid_argument if it cannot be built. nullptr: analyze
+  // refuses the family's schedules.
+  algorithms::ragasa_tree (*replication_tree)(const network::topology& topo,
+                                              const network::placement& place,
+                                              uint32_t root) = nullptr;
 };
 
 // Every registered family.

@@ -131,9 +131,7 @@ class instance final : public offload_instance {
     return hops;
   }
 
-  nlohmann::json report() const override {
-    return ragasa_report(*m_fabric, m_units, *m_manager);
-  }
+  nlohmann::json report() const override { return ragasa_report(*m_fabric, m_units, *m_manager); }
   void add_block_stats(nlohmann::json& blocks) const override;
   void list_statistics(
       const std::function<void(const char*, const tlm_net::stat_group&)>& show) const override {
@@ -150,8 +148,7 @@ class instance final : public offload_instance {
     return false;
   }
   std::string traceable() const override {
-    return m_units.empty() ? std::string()
-                           : "unit_0 .. unit_" + std::to_string(m_units.size() - 1);
+    return m_units.empty() ? std::string() : "unit_0 .. unit_" + std::to_string(m_units.size() - 1);
   }
 
  private:
@@ -165,7 +162,7 @@ class instance final : public offload_instance {
   const fabric* m_fabric = nullptr;
   std::vector<hw::ragasa::membership_source> m_memberships;           // [router]
   std::vector<std::unique_ptr<hw::ragasa::bcast_unit_base>> m_units;  // [router]
-  std::vector<std::unique_ptr<tlm_net::link>> m_links;  // the units' router ports
+  std::vector<std::unique_ptr<tlm_net::link>> m_links;                // the units' router ports
   // Recording of the units' inputs (--record-unit-inputs), else empty: a tap per unit.
   std::unique_ptr<cosim::unit_input_recorder> m_recorder;
   std::vector<std::unique_ptr<cosim::unit_input_tap>> m_taps;
@@ -176,21 +173,21 @@ void instance::check_mini_packets() const {
   const hw::ragasa::manager_params& mp = m_settings.manager;
   const uint32_t packet = m_ctx.s.nic.packet_bytes;
   if (mp.mini_packet_header_bytes > packet) {
-    throw config_error("ragasa.mini_packet_header_bytes",
-                       "ragasa.mini_packet_header_bytes = " +
-                           std::to_string(mp.mini_packet_header_bytes) +
-                           " exceeds one packet; allowed: at most network.packet_bytes = " +
-                           std::to_string(packet));
+    throw config_error(
+        "ragasa.mini_packet_header_bytes",
+        "ragasa.mini_packet_header_bytes = " + std::to_string(mp.mini_packet_header_bytes) +
+            " exceeds one packet; allowed: at most network.packet_bytes = " +
+            std::to_string(packet));
   }
   for (uint32_t r = 0; r < m_ctx.topo.num_routers(); ++r) {
     if (hw::ragasa::mini_packet_bytes(mp, m_tree.children[r].size()) > packet) {
-      throw config_error("ragasa.mini_packet_child_bytes",
-                         "the Mini Packet of router " + std::to_string(r) + " (" +
-                             std::to_string(m_tree.children[r].size()) +
-                             " children) exceeds one packet (network.packet_bytes = " +
-                             std::to_string(packet) +
-                             "); allowed: ragasa.mini_packet_header_bytes + children * "
-                             "ragasa.mini_packet_child_bytes <= network.packet_bytes");
+      throw config_error(
+          "ragasa.mini_packet_child_bytes",
+          "the Mini Packet of router " + std::to_string(r) + " (" +
+              std::to_string(m_tree.children[r].size()) +
+              " children) exceeds one packet (network.packet_bytes = " + std::to_string(packet) +
+              "); allowed: ragasa.mini_packet_header_bytes + children * "
+              "ragasa.mini_packet_child_bytes <= network.packet_bytes");
     }
   }
 }
@@ -199,9 +196,9 @@ void instance::make_unit(fabric& fab, network::router_id r) {
   const std::string id = std::to_string(r);
   const network::terminal_id terminal = m_ctx.topo.terminals_of(r).front();
   // The unit draws routing entropy as a NIC of its router would.
-  m_units.push_back(hw::ragasa::make_bcast_unit(m_settings.model, ("unit_" + id).c_str(),
-                                                terminal, m_settings.unit, fab.pool,
-                                                m_memberships[r], &m_ctx.routing));
+  m_units.push_back(hw::ragasa::make_bcast_unit(m_settings.model, ("unit_" + id).c_str(), terminal,
+                                                m_settings.unit, fab.pool, m_memberships[r],
+                                                &m_ctx.routing));
   hw::ragasa::bcast_unit_base& u = *m_units.back();
   hw::router& rt = *fab.routers[r];
   m_links.push_back(
@@ -209,16 +206,14 @@ void instance::make_unit(fabric& fab, network::router_id r) {
   rt.out[rt.attached_port()].bind(m_links.back()->in);
   if (m_recorder) {  // a tap records what enters the unit
     m_recorder->add_unit(u.basename(), r, terminal, u.params(), m_settings.port, m_ctx.s.router);
-    m_taps.push_back(std::make_unique<cosim::unit_input_tap>(("tap_unit_" + id).c_str(),
-                                                             *m_recorder, u.basename(),
-                                                             m_memberships[r]));
+    m_taps.push_back(std::make_unique<cosim::unit_input_tap>(
+        ("tap_unit_" + id).c_str(), *m_recorder, u.basename(), m_memberships[r]));
     m_links.back()->out.bind(m_taps.back()->in);
     m_taps.back()->out.bind(u.in);
   } else {
     m_links.back()->out.bind(u.in);
   }
-  m_links.push_back(
-      std::make_unique<tlm_net::link>(("link_unit_" + id).c_str(), m_settings.port));
+  m_links.push_back(std::make_unique<tlm_net::link>(("link_unit_" + id).c_str(), m_settings.port));
   u.out.bind(m_links.back()->in);
   m_links.back()->out.bind(rt.in[rt.attached_port()]);
 }
@@ -292,8 +287,9 @@ std::unique_ptr<offload_instance> create(const offload_context& ctx) {
 }
 
 void check(const config& cfg, const scenario& s) {
-  read_settings(cfg, s, family_of_algorithm(s.algorithm) != nullptr &&
-                            family_of_algorithm(s.algorithm)->name == "ragasa");
+  read_settings(cfg, s,
+                family_of_algorithm(s.algorithm) != nullptr &&
+                    family_of_algorithm(s.algorithm)->name == "ragasa");
 }
 
 void summary(const nlohmann::json& r, const summary_row& row) {
@@ -321,8 +317,8 @@ std::vector<params::decl> declarations() {
                                "bandwidth of the unit's router port, each direction, GiB/s; the "
                                "unit's copies cross the crossbar at this rate (default: 4x the "
                                "terminal link)"));
-  d.push_back(params::real_key("ragasa.port_latency_ns", 1, 0, 1e9,
-                               "latency of the unit's router port"));
+  d.push_back(
+      params::real_key("ragasa.port_latency_ns", 1, 0, 1e9, "latency of the unit's router port"));
   for (params::decl& k : params::declarations_of<hw::ragasa::manager_params>()) d.push_back(k);
   d.push_back(params::text_key("ragasa.management_terminal", "root",
                                "terminal of the management node that sends the Mini Packets: "
@@ -347,6 +343,10 @@ offload_family family() {
                      "ragasa.units.bytes_replicated",
                      "ragasa.units.packets_out"};
   f.summary = summary;
+  f.replication_tree = [](const network::topology& topo, const network::placement& place,
+                          uint32_t root) {
+    return algorithms::make_ragasa_tree(topo, place, root);
+  };
   return f;
 }
 
