@@ -33,9 +33,9 @@ group_id arranged_group(global_arrangement arr, uint32_t idx, group_id grp, uint
   return (idx + grp + 1) % g;
 }
 
-}  // namespace
-
-dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
+// The number of groups g (params.g, or its maximum a*h+1 when 0), after checking every size
+// against its range and the 32-bit ids. Throws topology_error naming the key at fault.
+uint32_t checked_group_count(const dragonfly_params& params) {
   require_nonzero(params.a, "a", "router per group");
   require_nonzero(params.p, "p", "terminal per router");
   require_nonzero(params.h, "h", "global port per router");
@@ -60,17 +60,29 @@ dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
     throw topology_error("topology.g", "topology.g = " + std::to_string(g) +
                                            " makes more routers or terminals than 32-bit ids hold");
   }
-  m_g = static_cast<uint32_t>(g);
-  m_a = a;
+  return static_cast<uint32_t>(g);
+}
+
+}  // namespace
+
+dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
+  m_g = checked_group_count(params);
+  m_a = params.a;
   m_params.g = m_g;  // report the effective size, not the "0 = maximum" shorthand
-  m_links_per_pair = static_cast<uint32_t>(ports_per_group / (g - 1));
+  m_links_per_pair = static_cast<uint32_t>(uint64_t{params.a} * params.h / (m_g - 1));
 
-  const uint32_t num_routers = m_g * a;
-  const uint32_t radix = p + a - 1 + h;
+  const uint32_t num_routers = m_g * params.a;
   m_classes = {"terminal", "local", "global"};
-  m_ports.assign(num_routers, std::vector<port_info>(radix));
-  m_terminals.resize(uint64_t{num_routers} * p);
+  m_ports.assign(num_routers, std::vector<port_info>(params.p + params.a - 1 + params.h));
+  m_terminals.resize(uint64_t{num_routers} * params.p);
+  attach_terminals();
+  wire_local_links();
+  wire_global_links();
+}
 
+// Terminal t on port t % p of router t / p.
+void dragonfly::attach_terminals() {
+  const uint32_t p = m_params.p;
   for (terminal_id t = 0; t < m_terminals.size(); ++t) {
     const router_id r = t / p;
     const port_id port = t % p;
@@ -80,8 +92,12 @@ dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
     pi.cls = dragonfly_classes::terminal;
     pi.peer = t;
   }
+}
 
-  for (router_id r = 0; r < num_routers; ++r) {
+// Every router of a group to every other one of its group.
+void dragonfly::wire_local_links() {
+  const uint32_t a = m_params.a;
+  for (router_id r = 0; r < num_routers(); ++r) {
     const router_id first = group_of(r) * a;
     for (router_id other = first; other < first + a; ++other) {
       if (other == r) continue;
@@ -92,7 +108,12 @@ dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
       pi.peer_port = local_port(other, r);
     }
   }
+}
 
+// Each pair of groups joined by links_per_group_pair() cables, as the arrangement places them.
+void dragonfly::wire_global_links() {
+  const uint32_t a = m_params.a;
+  const uint32_t h = m_params.h;
   // Number every group's global ports raw = r*h + j; raw -> (link k, other-group index).
   // Ports past (g-1)*L would give some groups one more link than others: left unused.
   const uint32_t L = m_links_per_pair;
@@ -101,7 +122,7 @@ dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
   for (group_id grp = 0; grp < m_g; ++grp) {
     for (uint32_t raw = 0; raw < used; ++raw) {
       const uint32_t k = raw / (m_g - 1);
-      const group_id dst = arranged_group(params.arrangement, raw % (m_g - 1), grp, m_g);
+      const group_id dst = arranged_group(m_params.arrangement, raw % (m_g - 1), grp, m_g);
       m_global_end[(uint64_t{grp} * m_g + dst) * L + k] = {grp * a + raw / h,
                                                            first_global_port() + raw % h};
     }
@@ -112,8 +133,10 @@ dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
       for (uint32_t k = 0; k < L; ++k) {
         const global_link_end x = global_link(src, dst, k);
         const global_link_end y = global_link(dst, src, k);
-        m_ports[x.router][x.port] = {port_info::kind::router, dragonfly_classes::global, y.router, y.port};
-        m_ports[y.router][y.port] = {port_info::kind::router, dragonfly_classes::global, x.router, x.port};
+        m_ports[x.router][x.port] = {port_info::kind::router, dragonfly_classes::global, y.router,
+                                     y.port};
+        m_ports[y.router][y.port] = {port_info::kind::router, dragonfly_classes::global, x.router,
+                                     x.port};
       }
     }
   }

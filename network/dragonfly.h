@@ -82,6 +82,11 @@ class dragonfly final : public topology {
   global_link_end global_link(group_id src, group_id dst, uint32_t k) const;
 
  private:
+  // The constructor's steps, once the sizes are checked and m_ports and m_terminals sized.
+  void attach_terminals();
+  void wire_local_links();
+  void wire_global_links();
+
   dragonfly_params m_params;
   uint32_t m_g = 0;
   uint32_t m_a = 0;  // copy of params.a, read by the inline group_of()

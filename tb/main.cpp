@@ -6,10 +6,10 @@
 #include "network/topology_kind.h"
 #include "tb/analyze.h"
 #include "tb/config.h"
+#include "tb/cosim/command.h"
 #include "tb/export_graph.h"
 #include "tb/format.h"
 #include "tb/offload_family.h"
-#include "tb/cosim/command.h"
 #include "tb/simulation.h"
 #include "tb/sweep/command.h"
 
@@ -38,7 +38,8 @@ std::string human_time(double ns) {
 // local, global), then any the topology brought itself (a graph file's), by name.
 std::vector<std::string> class_order(const nlohmann::json& r) {
   std::vector<std::string> order;
-  const auto& kind = network::find_topology_kind(r["config"]["topology"]["kind"].get<std::string>());
+  const auto& kind =
+      network::find_topology_kind(r["config"]["topology"]["kind"].get<std::string>());
   for (const network::link_class_decl& c : kind.classes) {
     if (r["traversals"].contains(c.name)) order.push_back(c.name);
   }
@@ -207,7 +208,8 @@ void list_topologies() {
       }
     }
     std::cout << "\n    link classes: ";
-    for (size_t i = 0; i < kind.classes.size(); ++i) std::cout << (i ? ", " : "") << kind.classes[i].name;
+    for (size_t i = 0; i < kind.classes.size(); ++i)
+      std::cout << (i ? ", " : "") << kind.classes[i].name;
     if (kind.classes.size() == 1) std::cout << " (the others from the topology's file)";
     std::cout << "\n";
     for (const tb::key_info& k : tb::schema()) {
@@ -233,6 +235,56 @@ int cmd_list() {
     if (k.owner.empty()) list_key(k, "  ");
   }
   return 0;
+}
+
+// What `run`, `analyze` and `graph` read: a scenario, its overrides and where results go.
+struct scenario_options {
+  std::string scenario_file, seed, out_dir = ".", vcd, record_unit_inputs, graph_file;
+  std::vector<std::string> sets;
+  bool quiet = false;
+};
+
+// `bcastsim run`'s options.
+CLI::App* add_run(CLI::App& app, scenario_options& so) {
+  CLI::App* run = app.add_subcommand("run",
+                                     "simulate a scenario (default: the built-in 72-terminal "
+                                     "dragonfly, 16 KiB binomial broadcast)");
+  run->add_option("scenario", so.scenario_file, "scenario YAML file");
+  run->add_option("--set", so.sets, "override a key: --set collective.bytes=1024 (repeatable)");
+  run->add_option("--seed", so.seed, "seed of the run (key 'seed')");
+  run->add_option("--out", so.out_dir, "directory for result.json (default: .)");
+  run->add_option("--vcd", so.vcd, "write waveforms of trace.blocks to this VCD file");
+  run->add_option("--record-unit-inputs", so.record_unit_inputs,
+                  "write every packet entering every Bcast Unit to this file (JSON lines), "
+                  "for `bcastsim cosim --replay`");
+  run->add_flag("-q,--quiet", so.quiet, "print nothing on success");
+  return run;
+}
+
+// `bcastsim analyze`'s options.
+CLI::App* add_analyze(CLI::App& app, scenario_options& so) {
+  CLI::App* analyze = app.add_subcommand(
+      "analyze",
+      "count the links every message crosses and the makespan in links (the paper's "
+      "preliminary study), without simulating; writes analyze.json");
+  analyze->add_option("scenario", so.scenario_file, "scenario YAML file");
+  analyze->add_option("--set", so.sets, "override a key: --set job.ranks=1024 (repeatable)");
+  analyze->add_option("--seed", so.seed, "seed of the run (key 'seed')");
+  analyze->add_option("--out", so.out_dir, "directory for analyze.json (default: .)");
+  analyze->add_flag("-q,--quiet", so.quiet, "print nothing on success");
+  return analyze;
+}
+
+// `bcastsim graph`'s options.
+CLI::App* add_graph(CLI::App& app, scenario_options& so) {
+  CLI::App* graph = app.add_subcommand(
+      "graph",
+      "write the scenario's topology as a graph file (topology.kind: graph reads it back): "
+      "YAML for FILE.yaml, else an edge list; rates, buffers and routing costs included");
+  graph->add_option("scenario", so.scenario_file, "scenario YAML file");
+  graph->add_option("--set", so.sets, "override a key: --set topology.a=8 (repeatable)");
+  graph->add_option("--file", so.graph_file, "the graph file to write")->required();
+  return graph;
 }
 
 // `bcastsim cosim`'s options.
@@ -312,40 +364,12 @@ int sc_main(int argc, char* argv[]) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(BCASTSIM_VERSION));
 
-  std::string scenario_file, seed, out_dir = ".", vcd, record_unit_inputs;
-  std::vector<std::string> sets;
-  bool quiet = false;
-  CLI::App* run = app.add_subcommand("run",
-                                     "simulate a scenario (default: the built-in 72-terminal "
-                                     "dragonfly, 16 KiB binomial broadcast)");
-  run->add_option("scenario", scenario_file, "scenario YAML file");
-  run->add_option("--set", sets, "override a key: --set collective.bytes=1024 (repeatable)");
-  run->add_option("--seed", seed, "seed of the run (key 'seed')");
-  run->add_option("--out", out_dir, "directory for result.json (default: .)");
-  run->add_option("--vcd", vcd, "write waveforms of trace.blocks to this VCD file");
-  run->add_option("--record-unit-inputs", record_unit_inputs,
-                  "write every packet entering every Bcast Unit to this file (JSON lines), "
-                  "for `bcastsim cosim --replay`");
-  run->add_flag("-q,--quiet", quiet, "print nothing on success");
-  CLI::App* analyze = app.add_subcommand(
-      "analyze",
-      "count the links every message crosses and the makespan in links (the paper's "
-      "preliminary study), without simulating; writes analyze.json");
-  analyze->add_option("scenario", scenario_file, "scenario YAML file");
-  analyze->add_option("--set", sets, "override a key: --set job.ranks=1024 (repeatable)");
-  analyze->add_option("--seed", seed, "seed of the run (key 'seed')");
-  analyze->add_option("--out", out_dir, "directory for analyze.json (default: .)");
-  analyze->add_flag("-q,--quiet", quiet, "print nothing on success");
+  scenario_options sc;
+  CLI::App* run = add_run(app, sc);
+  CLI::App* analyze = add_analyze(app, sc);
   CLI::App* list =
       app.add_subcommand("list", "list topologies, routings, algorithms and scenario keys");
-  std::string graph_file;
-  CLI::App* graph = app.add_subcommand(
-      "graph",
-      "write the scenario's topology as a graph file (topology.kind: graph reads it back): "
-      "YAML for FILE.yaml, else an edge list; rates, buffers and routing costs included");
-  graph->add_option("scenario", scenario_file, "scenario YAML file");
-  graph->add_option("--set", sets, "override a key: --set topology.a=8 (repeatable)");
-  graph->add_option("--file", graph_file, "the graph file to write")->required();
+  CLI::App* graph = add_graph(app, sc);
   tb::cosim::command_options co;
   CLI::App* cosim = add_cosim(app, co);
   tb::sweep::sweep_options so;
@@ -368,17 +392,21 @@ int sc_main(int argc, char* argv[]) {
   return guarded([&] {
     if (list->parsed()) return cmd_list();
     if (graph->parsed()) {
-      tb::export_graph(load_config(scenario_file, sets, ""), graph_file);
+      tb::export_graph(load_config(sc.scenario_file, sc.sets, ""), sc.graph_file);
       return 0;
     }
-    if (run->parsed())
-      return cmd_run(scenario_file, sets, seed, out_dir, vcd, record_unit_inputs, quiet);
+    if (run->parsed()) {
+      return cmd_run(sc.scenario_file, sc.sets, sc.seed, sc.out_dir, sc.vcd, sc.record_unit_inputs,
+                     sc.quiet);
+    }
     if (cosim->parsed()) return tb::cosim::run_command(co, std::cout, std::cerr);
     if (sweep->parsed()) {
       so.plots = !no_plots;
       return tb::sweep::run_command(so, std::cout, std::cerr);
     }
-    if (analyze->parsed()) return cmd_analyze(scenario_file, sets, seed, out_dir, quiet);
+    if (analyze->parsed()) {
+      return cmd_analyze(sc.scenario_file, sc.sets, sc.seed, sc.out_dir, sc.quiet);
+    }
     return 2;
   });
 }

@@ -102,29 +102,27 @@ struct collective_plan {
   uint64_t offset = 0;       // buffer offset of its next message
 };
 
-}  // namespace
+// The traffic's shape, drawn before its first packet.
+struct traffic_plan {
+  uint64_t period_ps = 0;
+  uint64_t in_ps_per_byte = 0;  // the unit's input link
+  uint32_t min_bytes = 0;       // of a message's last packet
+  uint32_t max_active = 0;      // messages in progress at once
+  uint64_t mean_gap_ps = 0;     // between one packet's tail and the next packet
+  uint32_t pause_permille = 0;  // chance of a pause after a packet, so the unit may drain
+};
 
-// Limits kept (rtl/bcast_pkg.sv and a unit that cannot deadlock): 2..12 collectives (so at
-// most 16 with data at once and no Membership entry ever needs freeing), 1..16 children
-// each, at most 4 messages in progress per collective, msg_id < 2^32, the RI never over 64
-// packets (driver), at most 64 packets in Working Memory (so at most 64 closed chunks),
-// data that arrives before its collective's Mini Packet never fills Working Memory (it
-// cannot be sent before the MP, which may queue behind it).
-stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
-  draw d(seed);
-  stimulus s;
-  s.name = "seed_" + std::to_string(seed);
-  s.terminal = k_unit_terminal;
-  bcast_unit_params& p = s.params;
+// The unit's parameters; returns the number of collectives, drawn among them.
+uint32_t draw_unit_params(draw& d, uint64_t seed, bcast_unit_params& p) {
   p.clock_mhz = 1000.0;
   p.rx_queues = static_cast<uint32_t>(d.in(1, 8));
   p.rx_queue_packets = static_cast<uint32_t>(d.in(1, 16));
   const auto ncoll = static_cast<uint32_t>(d.in(2, 12));
   p.membership_entries = static_cast<uint32_t>(d.in(ncoll, 64));
-  // At most 32 KiB, with no data packet under 1/64 of it: Working Memory then holds at most
-  // 64 packets, so at most 64 closed chunks are alive (BATCH_MAX of rtl/bcast_pkg.sv).
+  // At most 32 KiB, with no data packet under 1/64 of it (random_stimulus's min_bytes):
+  // Working Memory then holds at most 64 packets, so at most 64 closed chunks are alive
+  // (BATCH_MAX of rtl/bcast_pkg.sv).
   p.working_memory_bytes = d.log_in(1024, 32768);
-  const auto min_bytes = static_cast<uint32_t>((p.working_memory_bytes + 63) / 64);
   p.descriptor_threshold_bytes = d.log_in(512, 8192);
   p.work_queue_descriptors = static_cast<uint32_t>(d.log_in(1, 64));
   p.send_queue_descriptors = static_cast<uint32_t>(d.log_in(1, 16));
@@ -138,17 +136,24 @@ stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
   p.output_buffer_bytes = static_cast<uint32_t>(d.log_in(512, 16384));
   p.vcs = 3;
   p.seed = seed;
-  const uint64_t period = s.period_ps();
+  return ncoll;
+}
 
-  // The router around the unit: its input link rate, the credits' way back, the output.
+// The router around the unit: the credits' way back and the output (into s); returns its
+// input link rate in ps per byte.
+uint64_t draw_router_around_unit(draw& d, uint64_t seed, uint64_t period, stimulus& s) {
   const uint64_t in_ps_per_byte = d.in(10, 100);
   s.credit_latency_ps = d.in(0, 4) * period + d.in(0, period - 1);
   s.sink.ps_per_byte = static_cast<double>(d.in(10, 60));
   s.sink.credit_delay_ps = d.in(0, 20) * period;
   s.sink.credit_jitter_ps = d.chance(70) ? d.in(1, 60) * period : 0;
   s.sink.jitter_seed = mix(seed ^ 0x5eedull);
+  return in_ps_per_byte;
+}
 
-  // Collectives, children drawn from a shared pool of terminals and neighbouring units.
+// Collectives, children drawn from a shared pool of terminals and neighbouring units; their
+// Membership lists go into s.
+std::vector<collective_plan> draw_collectives(draw& d, uint32_t ncoll, stimulus& s) {
   std::vector<membership_child> pool;
   for (network::terminal_id t = 0; t < 12; ++t) pool.push_back({t, network::invalid_id});
   for (network::router_id r = 0; r < 16; ++r) {
@@ -171,7 +176,11 @@ stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
     c.sources[0] = static_cast<network::terminal_id>(d.in(20, 90));
     c.sources[1] = static_cast<network::terminal_id>(d.in(20, 90));
   }
-  // Data before its Mini Packet: bounded so it never fills Working Memory.
+  return colls;
+}
+
+// Data before its Mini Packet: bounded so it never fills Working Memory.
+void draw_early_data(draw& d, const bcast_unit_params& p, std::vector<collective_plan>& colls) {
   uint64_t early_budget = p.working_memory_bytes - p.packet_bytes;
   for (collective_plan& c : colls) {
     if (!d.chance(35)) continue;
@@ -180,36 +189,70 @@ stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
     early_budget -= uint64_t{n} * p.packet_bytes;
     c.mp_after = n;
   }
+}
 
-  std::map<network::terminal_id, uint64_t> next_msg;  // per source
-  const uint32_t max_active = static_cast<uint32_t>(d.in(1, 8));
-  // Offered load: the copies a packet makes (children) against the output link's rate, from
-  // 0.3 (the unit mostly idle) to 1.5 (back-pressure through the credits to the driver).
+// Offered load: the copies a packet makes (children) against the output link's rate, from
+// 0.3 (the unit mostly idle) to 1.5 (back-pressure through the credits to the driver).
+// Returns the mean gap that load leaves between packets on the input link.
+uint64_t draw_mean_gap_ps(draw& d, const std::vector<collective_plan>& colls, const stimulus& s,
+                          uint64_t in_ps_per_byte) {
+  const bcast_unit_params& p = s.params;
   double children = 0;
   for (const collective_plan& c : colls) children += c.children;
-  children /= ncoll;
+  children /= static_cast<double>(colls.size());
   const double load = static_cast<double>(d.in(30, 150)) / 100.0;
   const double interval = children * p.packet_bytes * s.sink.ps_per_byte / load;
   const double wire = static_cast<double>(p.packet_bytes * in_ps_per_byte);
-  const auto mean_gap_ps = static_cast<uint64_t>(interval > wire ? interval - wire : 0.0);
-  const uint32_t pause_permille = static_cast<uint32_t>(d.in(0, 20));  // the unit may drain
-  std::vector<message_plan> active;
-  uint64_t now = d.in(0, 20) * period;
-  const uint64_t end = cycles * period;
+  return static_cast<uint64_t>(interval > wire ? interval - wire : 0.0);
+}
 
-  auto emit = [&](arrival a) {
-    a.send_ps = now;
+// Writes the arrivals: starts messages, sends their packets one by one on the input link,
+// and each collective's Mini Packet before its first data or after its early data.
+class arrival_writer {
+ public:
+  arrival_writer(draw& d, stimulus& s, std::vector<collective_plan>& colls,
+                 const traffic_plan& plan, uint64_t now)
+      : m_d(d), m_s(s), m_colls(colls), m_plan(plan), m_now(now) {}
+
+  // Until `end_ps` (then every message in progress is completed).
+  void run(uint64_t end_ps) {
+    const auto ncoll = static_cast<uint32_t>(m_colls.size());
+    while (m_now < end_ps || !m_active.empty()) {
+      // Start a message (only before the end), or send the next packet of one in progress.
+      std::vector<uint32_t> can_start;
+      if (m_now < end_ps && m_active.size() < m_plan.max_active) {
+        for (uint32_t ci = 0; ci < ncoll; ++ci) {
+          if (m_colls[ci].in_progress < 4) can_start.push_back(ci);
+        }
+      }
+      if (!can_start.empty() && (m_active.empty() || m_d.chance(15))) {
+        start_message(can_start[m_d.in(0, can_start.size() - 1)]);
+        continue;
+      }
+      // Mostly the same message as before (bursts), sometimes another (interleaving).
+      const size_t k = m_d.chance(60) ? 0 : static_cast<size_t>(m_d.in(0, m_active.size() - 1));
+      send_next(k);
+    }
+    for (collective_plan& c : m_colls) {  // and the Mini Packets of collectives without data
+      if (!c.mp_sent) emit_mp(c);
+    }
+  }
+
+ private:
+  void emit(arrival a) {
+    a.send_ps = m_now;
     const uint32_t head = std::min<uint32_t>(a.size_bytes, 64);
-    a.head_ps = now + in_ps_per_byte * head;
-    a.tail_ps = now + in_ps_per_byte * a.size_bytes;
+    a.head_ps = m_now + m_plan.in_ps_per_byte * head;
+    a.tail_ps = m_now + m_plan.in_ps_per_byte * a.size_bytes;
     a.dst = k_unit_terminal;
     a.unit_router = k_unit_router;
-    now = a.tail_ps;  // the link is busy until the tail has left
-    now += d.in(0, 2 * mean_gap_ps);
-    if (d.in(0, 999) < pause_permille) now += d.in(1, 500) * period;
-    s.arrivals.push_back(a);
-  };
-  auto emit_mp = [&](collective_plan& c) {
+    m_now = a.tail_ps;  // the link is busy until the tail has left
+    m_now += m_d.in(0, 2 * m_plan.mean_gap_ps);
+    if (m_d.in(0, 999) < m_plan.pause_permille) m_now += m_d.in(1, 500) * m_plan.period_ps;
+    m_s.arrivals.push_back(a);
+  }
+
+  void emit_mp(collective_plan& c) {
     arrival a;
     a.kind = packet_kind::control;
     a.src = k_manager_terminal;
@@ -219,28 +262,32 @@ stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
     a.msg_bytes = a.size_bytes;
     emit(a);
     c.mp_sent = true;
-  };
-  auto start_message = [&](uint32_t ci) {
-    collective_plan& c = colls[ci];
+  }
+
+  void start_message(uint32_t ci) {
+    const bcast_unit_params& p = m_s.params;
+    collective_plan& c = m_colls[ci];
     message_plan m;
     m.collective = ci;
-    m.src = c.sources[d.chance(80) ? 0 : 1];
-    uint64_t& id = next_msg[m.src];
-    if (id == 0) id = d.in(0, (uint64_t{1} << 32) - 100000);
+    m.src = c.sources[m_d.chance(80) ? 0 : 1];
+    uint64_t& id = m_next_msg[m.src];
+    if (id == 0) id = m_d.in(0, (uint64_t{1} << 32) - 100000);
     m.msg_id = id++;
-    m.tag = static_cast<uint32_t>(d.in(0, 65535));
-    m.count = static_cast<uint32_t>(d.chance(20) ? 1 : d.in(1, 40));
-    m.last_bytes =
-        static_cast<uint32_t>(d.chance(30) ? p.packet_bytes : d.in(min_bytes, p.packet_bytes));
+    m.tag = static_cast<uint32_t>(m_d.in(0, 65535));
+    m.count = static_cast<uint32_t>(m_d.chance(20) ? 1 : m_d.in(1, 40));
+    m.last_bytes = static_cast<uint32_t>(m_d.chance(30) ? p.packet_bytes
+                                                        : m_d.in(m_plan.min_bytes, p.packet_bytes));
     m.buf_offset = c.offset;
     c.offset += uint64_t{m.count - 1} * p.packet_bytes + m.last_bytes;
     ++c.in_progress;
     if (c.mp_after == 0 && !c.mp_sent) emit_mp(c);  // before its first data
-    active.push_back(m);
-  };
-  auto send_next = [&](size_t k) {
-    message_plan& m = active[k];
-    collective_plan& c = colls[m.collective];
+    m_active.push_back(m);
+  }
+
+  void send_next(size_t k) {
+    const bcast_unit_params& p = m_s.params;
+    message_plan& m = m_active[k];
+    collective_plan& c = m_colls[m.collective];
     arrival a;
     a.kind = packet_kind::data;
     a.src = m.src;
@@ -257,29 +304,45 @@ stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
     if (!c.mp_sent && c.data_sent >= c.mp_after) emit_mp(c);
     if (++m.next == m.count) {
       --c.in_progress;
-      active.erase(active.begin() + static_cast<std::ptrdiff_t>(k));
+      m_active.erase(m_active.begin() + static_cast<std::ptrdiff_t>(k));
     }
-  };
+  }
 
-  while (now < end || !active.empty()) {
-    // Start a message (only before the end), or send the next packet of one in progress.
-    std::vector<uint32_t> can_start;
-    if (now < end && active.size() < max_active) {
-      for (uint32_t ci = 0; ci < ncoll; ++ci) {
-        if (colls[ci].in_progress < 4) can_start.push_back(ci);
-      }
-    }
-    if (!can_start.empty() && (active.empty() || d.chance(15))) {
-      start_message(can_start[d.in(0, can_start.size() - 1)]);
-      continue;
-    }
-    // Mostly the same message as before (bursts), sometimes another (interleaving).
-    const size_t k = d.chance(60) ? 0 : static_cast<size_t>(d.in(0, active.size() - 1));
-    send_next(k);
-  }
-  for (collective_plan& c : colls) {  // and the Mini Packets of collectives without data
-    if (!c.mp_sent) emit_mp(c);
-  }
+  draw& m_d;
+  stimulus& m_s;
+  std::vector<collective_plan>& m_colls;
+  traffic_plan m_plan;
+  uint64_t m_now;
+  std::map<network::terminal_id, uint64_t> m_next_msg;  // per source
+  std::vector<message_plan> m_active;
+};
+
+}  // namespace
+
+// Limits kept (rtl/bcast_pkg.sv and a unit that cannot deadlock): 2..12 collectives (so at
+// most 16 with data at once and no Membership entry ever needs freeing), 1..16 children
+// each, at most 4 messages in progress per collective, msg_id < 2^32, the RI never over 64
+// packets (driver), at most 64 packets in Working Memory (so at most 64 closed chunks),
+// data that arrives before its collective's Mini Packet never fills Working Memory (it
+// cannot be sent before the MP, which may queue behind it).
+// Keep the order of the draws: the co-simulation regression depends on a seed's exact stimulus.
+stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
+  draw d(seed);
+  stimulus s;
+  s.name = "seed_" + std::to_string(seed);
+  s.terminal = k_unit_terminal;
+  const uint32_t ncoll = draw_unit_params(d, seed, s.params);
+  traffic_plan plan;
+  plan.period_ps = s.period_ps();
+  plan.min_bytes = static_cast<uint32_t>((s.params.working_memory_bytes + 63) / 64);
+  plan.in_ps_per_byte = draw_router_around_unit(d, seed, plan.period_ps, s);
+  std::vector<collective_plan> colls = draw_collectives(d, ncoll, s);
+  draw_early_data(d, s.params, colls);
+  plan.max_active = static_cast<uint32_t>(d.in(1, 8));
+  plan.mean_gap_ps = draw_mean_gap_ps(d, colls, s, plan.in_ps_per_byte);
+  plan.pause_permille = static_cast<uint32_t>(d.in(0, 20));
+  const uint64_t start_ps = d.in(0, 20) * plan.period_ps;
+  arrival_writer(d, s, colls, plan, start_ps).run(cycles * plan.period_ps);
   return s;
 }
 

@@ -164,6 +164,75 @@ bool coordinate(run_state& st, const std::vector<size_t>& pending, launcher& loc
   return true;
 }
 
+// The study, or nothing and why not: under mpirun the ranks compare before any of them fails.
+std::optional<study> try_load_study(const std::string& file, std::string& why) {
+  try {
+    return load_study(file);
+  } catch (const config_error& e) {
+    why = e.what();
+  }
+  return std::nullopt;
+}
+
+#ifdef BCASTSIM_WITH_MPI
+// Every rank reads the study itself; all must agree before any point runs. Throws on rank 0
+// (or on a rank that could not read it); false: this rank leaves with exit code 2.
+bool ranks_agree(const mpi_session& mpi, const std::optional<study>& parsed, const std::string& why,
+                 const std::string& study_file) {
+  const bool all_read = mpi.all(parsed.has_value());
+  const bool agree = all_read && mpi.same(parsed->num_points());
+  if (all_read && agree) return true;
+  if (!parsed) throw config_error("STUDY", why + " (rank " + std::to_string(mpi.rank()) + ")");
+  if (mpi.rank() == 0) {
+    throw config_error("STUDY", "the ranks of mpirun read different studies from " + study_file +
+                                    "; every node must see the same files");
+  }
+  return false;
+}
+#else
+// Without Open MPI the ranks of an mpirun cannot share a study.
+void refuse_mpirun() {
+  if (const char* n = std::getenv("OMPI_COMM_WORLD_SIZE"); n && std::atoi(n) > 1) {
+    throw config_error("mpirun",
+                       "this bcastsim was built without Open MPI, so its ranks "
+                       "cannot share a study; install libopenmpi-dev and rebuild, "
+                       "or run `bcastsim sweep -j N` on one machine");
+  }
+}
+#endif
+
+// The points still to run, by index; the outcomes of the others are read back into st.
+std::vector<size_t> pending_points(run_state& st, bool retry_failed) {
+  std::vector<size_t> pending;
+  for (const point& p : st.points) {
+    if (st.store.finished(p, retry_failed)) {
+      st.outcomes[p.index] = st.store.load(p);
+    } else {
+      pending.push_back(p.index);
+    }
+  }
+  return pending;
+}
+
+// coordinate(), with SIGINT and SIGTERM caught meanwhile when there are no remote workers, so
+// an interrupt stops the points and leaves a study that runs again to resume.
+bool coordinate_interruptible(run_state& st, const std::vector<size_t>& pending, launcher& local,
+                              remote_pool* remote, progress_meter& meter) {
+  struct sigaction sa {
+  }, old_int{}, old_term{};
+  if (!remote) {
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+  }
+  const bool complete = coordinate(st, pending, local, remote, meter);
+  if (!remote) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+  }
+  return complete;
+}
+
 int finish(run_state& st, const std::string& out_dir, bool interrupted, const sweep_options& o,
            const progress_meter& meter, std::ostream& out, std::ostream& err) {
   const std::string csv = make_csv(st.s, st.points, st.outcomes);
@@ -203,35 +272,13 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
   if (launched_by_mpi()) mpi = std::make_unique<mpi_session>();
   const bool coordinator = !mpi || mpi->rank() == 0;
 #else
-  if (const char* n = std::getenv("OMPI_COMM_WORLD_SIZE"); n && std::atoi(n) > 1) {
-    throw config_error("mpirun",
-                       "this bcastsim was built without Open MPI, so its ranks "
-                       "cannot share a study; install libopenmpi-dev and rebuild, "
-                       "or run `bcastsim sweep -j N` on one machine");
-  }
+  refuse_mpirun();
   const bool coordinator = true;
 #endif
-  std::optional<study> parsed;
   std::string why;
-  try {
-    parsed = load_study(o.study_file);
-  } catch (const config_error& e) {
-    why = e.what();
-  }
+  const std::optional<study> parsed = try_load_study(o.study_file, why);
 #ifdef BCASTSIM_WITH_MPI
-  if (mpi) {
-    // Every rank reads the study itself; all must agree before any point runs.
-    const bool all_read = mpi->all(parsed.has_value());
-    const bool agree = all_read && mpi->same(parsed->num_points());
-    if (!all_read || !agree) {
-      if (!parsed) throw config_error("STUDY", why + " (rank " + std::to_string(mpi->rank()) + ")");
-      if (coordinator) {
-        throw config_error("STUDY", "the ranks of mpirun read different studies from " +
-                                        o.study_file + "; every node must see the same files");
-      }
-      return 2;
-    }
-  }
+  if (mpi && !ranks_agree(*mpi, parsed, why, o.study_file)) return 2;
 #endif
   if (!parsed) throw config_error("STUDY", why);
   const study& s = *parsed;
@@ -261,14 +308,7 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
 
   run_state st{s, points, store, std::vector<std::optional<point_outcome>>(points.size())};
   const size_t moved = store.adopt_moved(points);
-  std::vector<size_t> pending;
-  for (const point& p : points) {
-    if (store.finished(p, o.retry_failed)) {
-      st.outcomes[p.index] = store.load(p);
-    } else {
-      pending.push_back(p.index);
-    }
-  }
+  const std::vector<size_t> pending = pending_points(st, o.retry_failed);
   write_text((fs::path(store.out_dir()) / "study.json").string(),
              study_json(s, points, result_columns(s, st.outcomes)).dump(2) + "\n");
   std::unique_ptr<remote_pool> remote;
@@ -286,18 +326,7 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
   }
   progress_meter meter(err, points.size(), points.size() - pending.size(),
                        isatty(STDERR_FILENO) != 0, o.quiet);
-  struct sigaction sa {
-  }, old_int{}, old_term{};
-  if (!remote) {
-    sa.sa_handler = on_interrupt;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-  }
-  const bool complete = coordinate(st, pending, local, remote.get(), meter);
-  if (!remote) {
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGTERM, &old_term, nullptr);
-  }
+  const bool complete = coordinate_interruptible(st, pending, local, remote.get(), meter);
   meter.close();
   return finish(st, store.out_dir(), !complete, o, meter, out, err);
 }

@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -138,6 +137,165 @@ void check_algorithm(const std::string& value, const std::string& where, const s
   fail(where, file, "'" + value + "' is not an algorithm; allowed: " + names);
 }
 
+// YAML -> JSON through the emitter's JSON-compatible flow style is lossy for types; plots are
+// small, so convert node by node.
+nlohmann::json plots_json(const YAML::Node& n) {
+  if (n.IsMap()) {
+    nlohmann::json o = nlohmann::json::object();
+    for (const auto& e : n) o[e.first.as<std::string>()] = plots_json(e.second);
+    return o;
+  }
+  if (n.IsSequence()) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& e : n) a.push_back(plots_json(e));
+    return a;
+  }
+  if (!n.IsScalar()) return nlohmann::json();
+  const std::string t = n.Scalar();
+  if (n.Tag() != "!" && (t == "true" || t == "false")) return nlohmann::json(t == "true");
+  char* end = nullptr;
+  const double d = std::strtod(t.c_str(), &end);
+  if (n.Tag() != "!" && !t.empty() && *end == '\0') return nlohmann::json(d);
+  return nlohmann::json(t);
+}
+
+YAML::Node load_study_yaml(const std::string& text, const std::string& file) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw config_error("", "cannot parse study " + file + ": " + e.what());
+  }
+  if (!root.IsMap()) throw config_error("", "study " + file + " must be a YAML mapping");
+  return root;
+}
+
+// `cross:`: one dimension per key.
+void read_cross(const YAML::Node& v, const std::string& file, study& s) {
+  if (!v.IsMap()) fail("cross", file, "expected a mapping: key -> list of values or range");
+  for (const auto& p : v) {
+    const std::string k = p.first.as<std::string>();
+    dimension d;
+    d.keys = {k};
+    for (std::string& x : values_of(p.second, "cross." + k, file)) d.values.push_back({x});
+    s.dimensions.push_back(std::move(d));
+  }
+}
+
+// `zip:`: one dimension per group, its keys' values taken together step by step.
+void read_zip(const YAML::Node& v, const std::string& file, study& s) {
+  if (!v.IsSequence()) fail("zip", file, "expected a list of groups, each a mapping key -> values");
+  for (size_t g = 0; g < v.size(); ++g) {
+    const std::string where = "zip[" + std::to_string(g) + "]";
+    if (!v[g].IsMap() || v[g].size() == 0) fail(where, file, "expected a mapping key -> values");
+    dimension d;
+    std::vector<std::vector<std::string>> columns;
+    for (const auto& p : v[g]) {
+      const std::string k = p.first.as<std::string>();
+      d.keys.push_back(k);
+      columns.push_back(values_of(p.second, where + "." + k, file));
+      if (columns.back().size() != columns.front().size()) {
+        fail(where + "." + k, file,
+             "has " + std::to_string(columns.back().size()) + " values but " + d.keys.front() +
+                 " has " + std::to_string(columns.front().size()) +
+                 "; zipped keys advance together and need the same number of values");
+      }
+    }
+    for (size_t i = 0; i < columns.front().size(); ++i) {
+      std::vector<std::string> step;
+      for (const auto& c : columns) step.push_back(c[i]);
+      d.values.push_back(std::move(step));
+    }
+    s.dimensions.push_back(std::move(d));
+  }
+}
+
+// One top-level key of the study file into s; `dir` is the study file's directory.
+void read_study_key(const std::string& key, const YAML::Node& v, const std::filesystem::path& dir,
+                    study& s) {
+  const std::string& file = s.file;
+  if (key == "name") {
+    s.name = v.Scalar();
+    if (s.name.empty() || s.name.find('/') != std::string::npos) {
+      fail(key, file, "must be a non-empty name without '/'");
+    }
+  } else if (key == "scenario") {
+    const std::filesystem::path p = v.Scalar();
+    s.scenario = (p.is_absolute() ? p : dir / p).lexically_normal().string();
+  } else if (key == "command") {
+    s.command = v.Scalar();
+    if (s.command != "run" && s.command != "analyze") fail(key, file, "allowed: run, analyze");
+  } else if (key == "seed") {
+    s.seed = static_cast<uint64_t>(number(v, key, file));
+  } else if (key == "replicates") {
+    const double r = number(v, key, file);
+    if (r < 1 || r > 100000 || std::floor(r) != r) fail(key, file, "allowed: 1..100000");
+    s.replicates = static_cast<uint32_t>(r);
+  } else if (key == "set") {
+    if (!v.IsMap()) fail(key, file, "expected a mapping of scenario keys to values");
+    flatten_set(v, "", s);
+  } else if (key == "cross") {
+    read_cross(v, file, s);
+  } else if (key == "zip") {
+    read_zip(v, file, s);
+  } else if (key == "columns") {
+    if (!v.IsSequence()) fail(key, file, "expected a list of result.json paths (a.b.c)");
+    for (const auto& c : v) s.columns.push_back(c.Scalar());
+  } else if (key == "plots") {
+    if (!v.IsSequence()) fail(key, file, "expected a list of plots (see scripts/plot_sweep.py)");
+    s.plots = plots_json(v);
+  } else {
+    fail(key, file,
+         "unknown study key; allowed: name, scenario, command, seed, replicates, set, cross, "
+         "zip, columns, plots");
+  }
+}
+
+// Keys: scenario keys, each varied once, never both fixed and varied.
+void check_study_keys(const study& s, const std::string& file) {
+  std::set<std::string> varied;
+  for (const dimension& d : s.dimensions) {
+    for (const std::string& k : d.keys) {
+      check_key(k, k, file);
+      if (!varied.insert(k).second) fail(k, file, "is varied twice");
+    }
+  }
+  for (const auto& [k, v] : s.fixed) {
+    check_key(k, "set." + k, file);
+    if (varied.count(k)) fail("set." + k, file, "is both fixed (set) and varied");
+  }
+  if (varied.count("seed") && s.replicates > 1) {
+    fail("replicates", file, "the study varies seed itself; replicates must be 1");
+  }
+  if (s.num_points() > max_points) fail("cross", file, "more than 1,000,000 points");
+}
+
+// Values: every one must be valid for its key, before anything runs.
+void check_study_values(const study& s, const std::string& file) {
+  config base = s.scenario.empty() ? config() : config::from_yaml_file(s.scenario);
+  for (const auto& [k, v] : s.fixed) {
+    try {
+      base.set(k, v);
+    } catch (const config_error& e) {
+      fail("set." + k, file, e.what());
+    }
+    if (k == "collective.algorithm") check_algorithm(v, "set." + k, file);
+  }
+  for (const dimension& d : s.dimensions) {
+    for (const auto& step : d.values) {
+      for (size_t i = 0; i < d.keys.size(); ++i) {
+        config c = base;
+        try {
+          c.set(d.keys[i], step[i]);
+        } catch (const config_error& e) {
+          fail(d.keys[i], file, e.what());
+        }
+        if (d.keys[i] == "collective.algorithm") check_algorithm(step[i], d.keys[i], file);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 uint64_t fnv1a(const std::string& text) {
@@ -162,147 +320,11 @@ study parse_study_text(const std::string& text, const std::string& file) {
   study s;
   s.file = file;
   s.name = std::filesystem::path(file).stem().string();
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw config_error("", "cannot parse study " + file + ": " + e.what());
-  }
-  if (!root.IsMap()) throw config_error("", "study " + file + " must be a YAML mapping");
+  const YAML::Node root = load_study_yaml(text, file);
   const std::filesystem::path dir = std::filesystem::path(file).parent_path();
-  for (const auto& kv : root) {
-    const std::string key = kv.first.as<std::string>();
-    const YAML::Node& v = kv.second;
-    if (key == "name") {
-      s.name = v.Scalar();
-      if (s.name.empty() || s.name.find('/') != std::string::npos) {
-        fail(key, file, "must be a non-empty name without '/'");
-      }
-    } else if (key == "scenario") {
-      const std::filesystem::path p = v.Scalar();
-      s.scenario = (p.is_absolute() ? p : dir / p).lexically_normal().string();
-    } else if (key == "command") {
-      s.command = v.Scalar();
-      if (s.command != "run" && s.command != "analyze") fail(key, file, "allowed: run, analyze");
-    } else if (key == "seed") {
-      s.seed = static_cast<uint64_t>(number(v, key, file));
-    } else if (key == "replicates") {
-      const double r = number(v, key, file);
-      if (r < 1 || r > 100000 || std::floor(r) != r) fail(key, file, "allowed: 1..100000");
-      s.replicates = static_cast<uint32_t>(r);
-    } else if (key == "set") {
-      if (!v.IsMap()) fail(key, file, "expected a mapping of scenario keys to values");
-      flatten_set(v, "", s);
-    } else if (key == "cross") {
-      if (!v.IsMap()) fail(key, file, "expected a mapping: key -> list of values or range");
-      for (const auto& p : v) {
-        const std::string k = p.first.as<std::string>();
-        dimension d;
-        d.keys = {k};
-        for (std::string& x : values_of(p.second, "cross." + k, file)) d.values.push_back({x});
-        s.dimensions.push_back(std::move(d));
-      }
-    } else if (key == "zip") {
-      if (!v.IsSequence())
-        fail(key, file, "expected a list of groups, each a mapping key -> values");
-      for (size_t g = 0; g < v.size(); ++g) {
-        const std::string where = "zip[" + std::to_string(g) + "]";
-        if (!v[g].IsMap() || v[g].size() == 0)
-          fail(where, file, "expected a mapping key -> values");
-        dimension d;
-        std::vector<std::vector<std::string>> columns;
-        for (const auto& p : v[g]) {
-          const std::string k = p.first.as<std::string>();
-          d.keys.push_back(k);
-          columns.push_back(values_of(p.second, where + "." + k, file));
-          if (columns.back().size() != columns.front().size()) {
-            fail(where + "." + k, file,
-                 "has " + std::to_string(columns.back().size()) + " values but " + d.keys.front() +
-                     " has " + std::to_string(columns.front().size()) +
-                     "; zipped keys advance together and need the same number of values");
-          }
-        }
-        for (size_t i = 0; i < columns.front().size(); ++i) {
-          std::vector<std::string> step;
-          for (const auto& c : columns) step.push_back(c[i]);
-          d.values.push_back(std::move(step));
-        }
-        s.dimensions.push_back(std::move(d));
-      }
-    } else if (key == "columns") {
-      if (!v.IsSequence()) fail(key, file, "expected a list of result.json paths (a.b.c)");
-      for (const auto& c : v) s.columns.push_back(c.Scalar());
-    } else if (key == "plots") {
-      if (!v.IsSequence()) fail(key, file, "expected a list of plots (see scripts/plot_sweep.py)");
-      // YAML -> JSON through the emitter's JSON-compatible flow style is lossy for types;
-      // plots are small, so convert node by node.
-      std::function<nlohmann::json(const YAML::Node&)> to_json = [&](const YAML::Node& n) {
-        if (n.IsMap()) {
-          nlohmann::json o = nlohmann::json::object();
-          for (const auto& e : n) o[e.first.as<std::string>()] = to_json(e.second);
-          return o;
-        }
-        if (n.IsSequence()) {
-          nlohmann::json a = nlohmann::json::array();
-          for (const auto& e : n) a.push_back(to_json(e));
-          return a;
-        }
-        if (!n.IsScalar()) return nlohmann::json();
-        const std::string t = n.Scalar();
-        if (n.Tag() != "!" && (t == "true" || t == "false")) return nlohmann::json(t == "true");
-        char* end = nullptr;
-        const double d = std::strtod(t.c_str(), &end);
-        if (n.Tag() != "!" && !t.empty() && *end == '\0') return nlohmann::json(d);
-        return nlohmann::json(t);
-      };
-      s.plots = to_json(v);
-    } else {
-      fail(key, file,
-           "unknown study key; allowed: name, scenario, command, seed, replicates, set, cross, "
-           "zip, columns, plots");
-    }
-  }
-
-  // Keys: scenario keys, each varied once, never both fixed and varied.
-  std::set<std::string> varied;
-  for (const dimension& d : s.dimensions) {
-    for (const std::string& k : d.keys) {
-      check_key(k, k, file);
-      if (!varied.insert(k).second) fail(k, file, "is varied twice");
-    }
-  }
-  for (const auto& [k, v] : s.fixed) {
-    check_key(k, "set." + k, file);
-    if (varied.count(k)) fail("set." + k, file, "is both fixed (set) and varied");
-  }
-  if (varied.count("seed") && s.replicates > 1) {
-    fail("replicates", file, "the study varies seed itself; replicates must be 1");
-  }
-  if (s.num_points() > max_points) fail("cross", file, "more than 1,000,000 points");
-
-  // Values: every one must be valid for its key, before anything runs.
-  config base = s.scenario.empty() ? config() : config::from_yaml_file(s.scenario);
-  for (const auto& [k, v] : s.fixed) {
-    try {
-      base.set(k, v);
-    } catch (const config_error& e) {
-      fail("set." + k, file, e.what());
-    }
-    if (k == "collective.algorithm") check_algorithm(v, "set." + k, file);
-  }
-  for (const dimension& d : s.dimensions) {
-    for (const auto& step : d.values) {
-      for (size_t i = 0; i < d.keys.size(); ++i) {
-        config c = base;
-        try {
-          c.set(d.keys[i], step[i]);
-        } catch (const config_error& e) {
-          fail(d.keys[i], file, e.what());
-        }
-        if (d.keys[i] == "collective.algorithm") check_algorithm(step[i], d.keys[i], file);
-      }
-    }
-  }
+  for (const auto& kv : root) read_study_key(kv.first.as<std::string>(), kv.second, dir, s);
+  check_study_keys(s, file);
+  check_study_values(s, file);
   return s;
 }
 
