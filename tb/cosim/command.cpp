@@ -28,8 +28,10 @@ int run_command(const command_options& o, std::ostream& out, std::ostream& err) 
            "configure with Verilator installed and BCASTSIM_WITH_VERILATOR=ON)\n";
     return 2;
   }
-  if (o.replay.empty() && o.random_cycles == 0) {
-    err << "bcastsim: error: --random-cycles must be at least 1\n";
+  // The stimulus is drawn cycle by cycle into memory: a bound keeps a typo (or -1, which
+  // the option reads as 2^64 - 1) from allocating until the machine gives out.
+  if (o.replay.empty() && (o.random_cycles == 0 || o.random_cycles > max_random_cycles)) {
+    err << "bcastsim: error: --random-cycles must be 1 to " << max_random_cycles << "\n";
     return 2;
   }
 
