@@ -82,7 +82,7 @@ class packet {
   sc_core::sc_time created;    // handed to the source NIC's packetizer
   sc_core::sc_time injected;   // head left the source NIC
   sc_core::sc_time tail_time;  // when the tail is available where the packet is now
-  uint16_t routers = 0;        // routers traversed (the paper's "hops")
+  uint16_t routers = 0;        // routers on the path, each once (the paper's "hops")
 
   // Scratch of the router holding the packet: its routing decision and when it was ready.
   uint16_t next_port = 0;

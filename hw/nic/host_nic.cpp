@@ -38,7 +38,8 @@ host_nic::host_nic(const sc_core::sc_module_name& name, network::terminal_id ter
   m_stats.declare("messages_received", "messages", "messages reassembled", messages_received);
   m_stats.declare("latency_ps", "ps", "packet latency: head leaves the source NIC -> tail here",
                   latency_ps);
-  m_stats.declare("routers", "routers", "routers traversed per delivered packet", routers);
+  m_stats.declare("routers", "routers", "routers on the delivered packet's path, each once",
+                  routers);
   SC_METHOD(on_wakeup);
   sensitive << m_wakeup;
   dont_initialize();

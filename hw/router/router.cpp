@@ -154,7 +154,9 @@ void router::on_wakeup() {
     switch (a.kind) {
       case action_kind::arrive: {
         packet* p = a.pkt;
-        ++p->routers;
+        // A copy back from the attached unit was counted when its data first entered
+        // this router: hops count each router on the path once.
+        if (a.port != m_attached_port) ++p->routers;
         const network::route_decision d = route(*p);
         p->next_port = static_cast<uint16_t>(d.port);
         p->next_vc = d.vc;

@@ -161,6 +161,19 @@ BOOST_AUTO_TEST_CASE(traversals_equal_a_simulated_run_of_the_same_scenario) {
              boost::test_tools::tolerance(1e-12));
 }
 
+BOOST_AUTO_TEST_CASE(ragasa_run_and_analyze_agree_on_hops) {
+  // Hops are the routers on a delivered copy's path, each once: a copy re-entering its
+  // router from the Bcast Unit is not a second router (issue 13: run said 6.68, analyze
+  // 3.34). Every message has 32 packets, so per-message and per-packet averages agree.
+  config c;
+  c.set("collective.algorithm", "ragasa");
+  const auto a = analyze_scenario(c);
+  const auto r = bcastsim::tb::run_scenario(c);
+  BOOST_TEST(a["hops_avg"].get<double>() == 237.0 / 71.0, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(r["packets"]["hops_avg"].get<double>() == a["hops_avg"].get<double>(),
+             boost::test_tools::tolerance(1e-12));
+}
+
 BOOST_AUTO_TEST_CASE(randomised_routing_messages_equal_a_simulated_run) {
   // Valiant routing draws each packet's route from the NIC's entropy; analyze walks each
   // message's first packet with the same draw, so per-message counts match the run.
