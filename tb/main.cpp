@@ -85,19 +85,30 @@ void print_table(const nlohmann::json& r, const std::string& path) {
   auto row = [](const char* name) -> std::ostream& {
     return std::cout << "  " << std::left << std::setw(22) << name;
   };
-  if (collective) row("completion") << human_time(c["completion_ns"].get<double>()) << "\n";
+  if (collective) {
+    row("completion") << human_time(c["completion_ns"].get<double>())
+                      << " (last rank; rank average "
+                      << human_time(c["rank_completion_ns_avg"].get<double>()) << ")\n";
+  }
   if (r.contains("traffic")) print_traffic_rows(r["traffic"], row);
-  row("packets") << "injected " << p["injected"] << ", delivered " << p["delivered"] << "\n";
+  row("packets") << "injected " << p["injected"] << " by NICs, delivered " << p["delivered"]
+                 << " to NICs\n";
+  if (p["offload_copies"] != 0 || p["offload_taken"] != 0) {
+    row("packet balance") << p["injected"] << " injected + " << p["offload_copies"]
+                          << " copies made in the network = " << p["delivered"] << " delivered + "
+                          << p["offload_taken"] << " taken in by offload units\n";
+  }
   for (const std::string& cls : class_order(r)) {
     row(("traversals " + cls).c_str())
         << t[cls]["packets"] << " packets, " << t[cls]["messages"] << " messages\n";
   }
-  row("hops (routers)") << "avg " << p["hops_avg"].get<double>() << "\n";
+  row("hops (routers)") << "avg " << p["hops_avg"].get<double>() << " per delivered packet\n";
   for (const tb::offload_family& f : tb::offload_families()) {
     if (r.contains(f.name) && f.summary) f.summary(r[f.name], row);
   }
   row("packet latency") << "avg " << human_time(p["latency_ns_avg"].get<double>()) << ", max "
-                        << human_time(p["latency_ns_max"].get<double>()) << "\n";
+                        << human_time(p["latency_ns_max"].get<double>())
+                        << " (injecting NIC to delivering NIC)\n";
   row("simulated time") << human_time(r["sim_time_ns"].get<double>()) << "\n";
   row("wall time") << perf["wall_s"].get<double>() << " s\n";
   row("packet-hops/s") << std::setprecision(0) << perf["packet_hops_per_s"].get<double>() << " ("
@@ -122,7 +133,7 @@ void print_analyze_table(const nlohmann::json& r, const std::string& path) {
     row(("traversals " + cls).c_str())
         << t[cls]["packets"] << " packets, " << t[cls]["messages"] << " messages\n";
   }
-  row("hops (routers)") << "avg " << r["hops_avg"].get<double>() << "\n";
+  row("hops (routers)") << "avg " << r["hops_avg"].get<double>() << " per delivered message\n";
   row("wall time") << std::setprecision(3) << r["perf"]["wall_s"].get<double>() << " s\n";
   row("result") << path << "\n";
 }

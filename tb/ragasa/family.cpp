@@ -298,13 +298,20 @@ void summary(const nlohmann::json& r, const summary_row& row) {
   row("ragasa set-up") << format_ns(su["setup_ns"].get<double>()) << ", " << su["mini_packets"]
                        << " Mini Packets (" << su["mini_packet_bytes"] << " B), not in the "
                        << "traversals above\n";
-  row("ragasa units") << u["replicating"] << " replicating, " << u["packets_out"] << " copies ("
-                      << u["bytes_replicated"] << " B), busiest " << u["busiest"].get<std::string>()
-                      << " (" << u["busiest_packets_out"] << ")\n";
+  const uint64_t mini = su["mini_packets"].get<uint64_t>();
+  row("ragasa units") << u["replicating"] << " of " << u["count"] << " replicating; took in "
+                      << u["packets_in"] << " packets (" << mini << " Mini Packets, "
+                      << u["packets_in"].get<uint64_t>() - mini << " data), made "
+                      << u["packets_out"] << " copies (" << u["bytes_replicated"] << " B), busiest "
+                      << u["busiest"].get<std::string>() << " (" << u["busiest_packets_out"]
+                      << ")\n";
   row("ragasa memory") << "peak " << u["working_memory_peak_bytes"] << " of "
-                       << u["working_memory_bytes"] << " B, stall "
+                       << u["working_memory_bytes"] << " B (highest unit)\n";
+  row("ragasa stalls") << "summed over " << u["count"] << " units: memory "
                        << format_ns(u["memory_stall_ns"].get<double>()) << ", Rx HOL "
-                       << format_ns(u["rx_hol_blocked_ns"].get<double>()) << "\n";
+                       << format_ns(u["rx_hol_blocked_ns"].get<double>()) << "; worst unit: memory "
+                       << format_ns(u["memory_stall_ns_unit_max"].get<double>()) << ", Rx HOL "
+                       << format_ns(u["rx_hol_blocked_ns_unit_max"].get<double>()) << "\n";
 }
 
 std::vector<params::decl> declarations() {

@@ -23,14 +23,19 @@ nlohmann::json ragasa_report(const fabric& fab,
   tlm_net::stat_totals t;
   uint64_t active = 0;
   const hw::ragasa::bcast_unit_base* busiest = nullptr;
+  // The times are summed over units; the worst single unit's says whether one unit or
+  // many stalled.
+  uint64_t stall_max = 0, hol_max = 0, ri_max = 0;
   for (const auto& u : units) {
     t.add(u->stats());
+    stall_max = std::max(stall_max, u->memory_stall_ps.value);
+    hol_max = std::max(hol_max, u->rx_hol_blocked_ps.value);
+    ri_max = std::max(ri_max, u->ri_blocked_ps.value);
     active += u->packets_in.value > u->mini_packets.value;
     if (!busiest || u->packets_out.value > busiest->packets_out.value) busiest = u.get();
   }
-  const auto ns = [&t](const char* name) {
-    return units::ns_from_ps(static_cast<double>(t.value(name)));
-  };
+  const auto ns_of = [](uint64_t ps) { return units::ns_from_ps(static_cast<double>(ps)); };
+  const auto ns = [&](const char* name) { return ns_of(t.value(name)); };
   const hw::ragasa::bcast_unit_params& p = units.front()->params();
   nlohmann::json summed = {{"count", units.size()},
                            {"replicating", active},
@@ -41,6 +46,9 @@ nlohmann::json ragasa_report(const fabric& fab,
                            {"memory_stall_ns", ns("memory_stall_ps")},
                            {"rx_hol_blocked_ns", ns("rx_hol_blocked_ps")},
                            {"ri_blocked_ns", ns("ri_blocked_ps")},
+                           {"memory_stall_ns_unit_max", ns_of(stall_max)},
+                           {"rx_hol_blocked_ns_unit_max", ns_of(hol_max)},
+                           {"ri_blocked_ns_unit_max", ns_of(ri_max)},
                            {"working_memory_peak_bytes", t.value("working_memory_peak_bytes")},
                            {"working_memory_bytes", p.working_memory_bytes},
                            {"rx_queue_peak_packets", t.value("rx_queue_peak_packets")},

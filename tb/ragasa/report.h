@@ -1,7 +1,7 @@
 // The `ragasa` section of result.json: the management node's set-up (time, Mini Packets and
 // the links they crossed, reported apart from the broadcast's traversals) and the Bcast
 // Units' per-stage statistics, summed (times, counts) or maximised (high-water marks) over
-// the units, with the busiest unit named.
+// the units, with the busiest unit named and each time's worst single unit (*_unit_max).
 #pragma once
 
 #include "hw/ragasa/bcast_unit_base.h"
