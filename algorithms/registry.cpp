@@ -13,7 +13,7 @@ std::vector<algorithm_info> build_registry() {
   std::vector<algorithm_info> all;
   all.push_back({"binomial",
                  {"tree"},
-                 "MPICH binomial tree broadcast (FACTS §7)",
+                 "MPICH binomial tree broadcast (MPICH bcast_intra_binomial.c)",
                  [](const collective_request& req) {
                    return binomial_bcast(req.num_ranks, req.root, req.bytes);
                  },
@@ -21,19 +21,19 @@ std::vector<algorithm_info> build_registry() {
   all.push_back({"glf",
                  {},
                  "global-links-first topology-aware broadcast (Dorier et al. Cluster 2016 "
-                 "III-C; CODES dfly_bcast.cpp, FACTS §2); needs a grouped topology",
+                 "III-C; CODES dfly_bcast.cpp); needs a grouped topology",
                  glf_bcast,
                  delivery::exactly_once, {}});
   all.push_back({"llf",
                  {},
                  "local-links-first topology-aware broadcast (Dorier et al. Cluster 2016 "
-                 "III-B; CODES dfly_bcast.cpp, FACTS §2); needs a grouped topology",
+                 "III-B; CODES dfly_bcast.cpp); needs a grouped topology",
                  llf_bcast,
                  delivery::exactly_once, {}});
   all.push_back({"forest",
                  {},
                  "FOREST: LLF with one binomial tree per root-group sender (Dorier et al. "
-                 "Cluster 2016 III-D; FACTS §2); needs a grouped topology",
+                 "Cluster 2016 III-D; CODES dfly_bcast.cpp); needs a grouped topology",
                  forest_bcast,
                  delivery::exactly_once, {}});
   // MPICH's allgather re-sends blocks a rank already holds after the scatter (and blocks
@@ -41,15 +41,17 @@ std::vector<algorithm_info> build_registry() {
   // (mpich-auto too: its binomial choice meets the weaker contract as well).
   all.push_back({"scatter-rd-allgather",
                  {},
-                 "MPICH binomial scatter + recursive-doubling allgather (FACTS §7); needs a "
-                 "power-of-two number of ranks",
+                 "MPICH binomial scatter + recursive-doubling allgather (MPICH "
+                 "bcast_intra_scatter_recursive_doubling_allgather.c); needs a power-of-two "
+                 "number of ranks",
                  [](const collective_request& req) {
                    return scatter_rd_allgather_bcast(req.num_ranks, req.root, req.bytes);
                  },
                  delivery::at_least_once, {}});
   all.push_back({"scatter-ring-allgather",
                  {},
-                 "MPICH binomial scatter + ring allgather (FACTS §7)",
+                 "MPICH binomial scatter + ring allgather (MPICH "
+                 "bcast_intra_scatter_ring_allgather.c)",
                  [](const collective_request& req) {
                    return scatter_ring_allgather_bcast(req.num_ranks, req.root, req.bytes);
                  },
@@ -58,7 +60,7 @@ std::vector<algorithm_info> build_registry() {
                  {},
                  "MPICH MPIR_Bcast_intra_auto: binomial below 12288 B or 8 ranks, else "
                  "scatter + recursive doubling below 524288 B on a power of two, else "
-                 "scatter + ring (FACTS §7)",
+                 "scatter + ring (MPICH src/mpi/coll/bcast/bcast.c)",
                  [](const collective_request& req) {
                    return mpich_auto_bcast(req.num_ranks, req.root, req.bytes);
                  },

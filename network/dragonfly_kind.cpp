@@ -39,7 +39,7 @@ topology_kind dragonfly_kind() {
       params::uint_key("topology.p", 2, 1, 4096, "dragonfly terminals per router"),
       params::uint_key("topology.h", 2, 1, 4096, "dragonfly global ports per router"),
       params::choice_key("topology.arrangement", "absolute", {"absolute", "relative"},
-                         "global link arrangement (FACTS §1.2): absolute = BookSim2 "
+                         "global link arrangement: absolute = BookSim2 "
                          "dragonflynew, relative = SST"),
       params::choice_key("routing.kind", "minimal", {"minimal", "nonminimal", "valiant", "adaptive"},
                          "routing policy: minimal, nonminimal (Valiant; alias valiant), adaptive "

@@ -27,7 +27,8 @@ topology_kind torus_kind() {
   topology_kind k;
   k.name = "torus";
   k.description =
-      "Fujitsu Tofu 6D mesh/torus (FACTS §4): X x Y x Z positions, each a 12-node "
+      "Fujitsu Tofu 6D mesh/torus (Ajima et al., Tofu interconnect): X x Y x Z positions, each a "
+      "12-node "
       "A x B x C = 2 x 3 x 2 unit; one router per node";
   k.params = {
       // Tofu coordinates are 5 bits wide (FACTS §4).

@@ -1,6 +1,7 @@
 // Human-readable figures for the CLI's tables.
 #pragma once
 
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 #include <string>
@@ -19,6 +20,20 @@ inline std::string format_ns(double ns) {
     os << ns << " ns";
   }
   return os.str();
+}
+
+// Every digit, never an exponent: "68719476736", "0.000001", "5.25" (six decimals at most).
+inline std::string plain_number(double v) {
+  std::ostringstream os;
+  if (v == std::floor(v) && std::fabs(v) < 1e21) {
+    os << std::fixed << std::setprecision(0) << v;
+    return os.str();
+  }
+  os << std::fixed << std::setprecision(6) << v;
+  std::string s = os.str();
+  s.erase(s.find_last_not_of('0') + 1);
+  if (s.back() == '.') s.pop_back();
+  return s;
 }
 
 }  // namespace bcastsim::tb

@@ -9,6 +9,7 @@
 #include "tb/cosim/command.h"
 #include "tb/export_graph.h"
 #include "tb/format.h"
+#include "tb/list_command.h"
 #include "tb/offload_family.h"
 #include "tb/simulation.h"
 #include "tb/sweep/command.h"
@@ -193,61 +194,6 @@ int cmd_run(const std::string& scenario_file, const std::vector<std::string>& se
   return 0;
 }
 
-void list_key(const tb::key_info& k, const char* indent) {
-  std::string allowed;
-  if (k.type == tb::value_type::choice) {
-    for (size_t i = 0; i < k.allowed.size(); ++i) allowed += (i ? "|" : "") + k.allowed[i];
-  } else if (k.type == tb::value_type::uint || k.type == tb::value_type::real) {
-    std::ostringstream os;
-    os << "[" << k.min << ", " << k.max << "]";
-    allowed = os.str();
-  }
-  std::cout << indent << std::left << std::setw(36) << k.key << " default " << std::setw(16)
-            << (k.default_value.empty() ? "\"\"" : k.default_value) << " " << k.description
-            << (allowed.empty() ? "" : "; allowed " + allowed) << "\n";
-}
-
-// Each topology kind with its routings, link classes and keys, from its declaration.
-void list_topologies() {
-  std::cout << "Topologies (topology.kind), each with its own keys:\n";
-  for (const network::topology_kind& kind : network::topology_kinds()) {
-    std::cout << "  " << kind.name << ": " << kind.description << "\n    routings (routing.kind): ";
-    for (size_t i = 0; i < kind.routings.size(); ++i) {
-      std::cout << (i ? ", " : "") << kind.routings[i];
-      for (const auto& [alias, name] : kind.routing_aliases) {
-        if (name == kind.routings[i]) std::cout << " (alias " << alias << ")";
-      }
-    }
-    std::cout << "\n    link classes: ";
-    for (size_t i = 0; i < kind.classes.size(); ++i)
-      std::cout << (i ? ", " : "") << kind.classes[i].name;
-    if (kind.classes.size() == 1) std::cout << " (the others from the topology's file)";
-    std::cout << "\n";
-    for (const tb::key_info& k : tb::schema()) {
-      if (k.owner == kind.name) list_key(k, "    ");
-    }
-  }
-}
-
-int cmd_list() {
-  list_topologies();
-  std::cout << "\nAlgorithms (collective.algorithm):\n";
-  for (const auto& a : algorithms::algorithms()) {
-    std::string names = a.name;
-    for (const auto& al : a.aliases) names += ", " + al;
-    std::cout << "  " << std::left << std::setw(24) << names << a.description << "\n";
-  }
-  std::cout << "  " << std::left << std::setw(24) << "none"
-            << "no collective: synthetic traffic only (traffic.kind uniform|adversarial)\n";
-  std::cout << "\nBlock statistics (result.json 'blocks' with output.block_stats=on):\n";
-  tb::list_statistics(std::cout);
-  std::cout << "\nScenario keys of every topology kind (YAML nesting or --set key=value):\n";
-  for (const auto& k : tb::schema()) {
-    if (k.owner.empty()) list_key(k, "  ");
-  }
-  return 0;
-}
-
 // What `run`, `analyze` and `graph` read: a scenario, its overrides and where results go.
 struct scenario_options {
   std::string scenario_file, seed, out_dir = ".", vcd, record_unit_inputs, graph_file;
@@ -401,7 +347,7 @@ int sc_main(int argc, char* argv[]) {
     return code == 0 ? 0 : 2;
   }
   return guarded([&] {
-    if (list->parsed()) return cmd_list();
+    if (list->parsed()) return tb::list_command(std::cout);
     if (graph->parsed()) {
       tb::export_graph(load_config(sc.scenario_file, sc.sets, ""), sc.graph_file);
       return 0;

@@ -111,10 +111,13 @@ void list_statistics(std::ostream& os) {
   auto show = [&os](const char* kind, const tlm_net::stat_group& g) {
     for (const tlm_net::stat_info& st : g.stats()) {
       os << "  " << std::left << std::setw(10) << kind << std::setw(28) << st.name << std::setw(12)
-         << st.unit << std::setw(6) << (st.a ? "merge" : tlm_net::to_string(st.how))
-         << (st.a ? "count/mean/min/max of " : "") << st.description << "\n";
+         << st.unit << std::setw(13) << (st.a ? "merge" : tlm_net::to_string(st.how))
+         << st.description << "\n";
     }
   };
+  os << "  " << std::left << std::setw(10) << "block" << std::setw(28) << "statistic"
+     << std::setw(12) << "unit" << std::setw(13) << "over blocks"
+     << "description (of one block)\n";
   const probe base("probe", "binomial");
   show("router", base.fab.routers.front()->stats());
   show("link", base.fab.links.front()->stats());
