@@ -5,6 +5,7 @@
 #include "network/routing.h"
 #include "network/topology_kind.h"
 #include "tb/analyze.h"
+#include "tb/atomic_file.h"
 #include "tb/config.h"
 #include "tb/cosim/command.h"
 #include "tb/export_graph.h"
@@ -20,7 +21,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iomanip>
 #include <iostream>
@@ -144,10 +144,9 @@ std::string output_path(const std::string& out_dir, const char* file) {
   return (std::filesystem::path(out_dir) / file).string();
 }
 
+// Through a temporary file: two runs writing one --out leave one whole result, never a mix.
 void write_json(const nlohmann::json& r, const std::string& path) {
-  std::ofstream out(path);
-  out << r.dump(2) << "\n";
-  if (!out) throw tb::config_error("--out", "cannot write " + path);
+  tb::write_file_atomically(path, r.dump(2) + "\n", "--out");
 }
 
 int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>& sets,

@@ -1,5 +1,6 @@
 #include "tb/sweep/runner.h"
 
+#include "tb/atomic_file.h"
 #include "tb/config.h"
 
 #include <fcntl.h>
@@ -34,16 +35,7 @@ std::string read_text(const fs::path& p) {
 }  // namespace
 
 void write_text(const std::string& path, const std::string& text) {
-  const fs::path p = path;
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << text;
-    if (!out) throw config_error("--out", "cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, p, ec);
-  if (ec) throw config_error("--out", "cannot write " + p.string() + ": " + ec.message());
+  write_file_atomically(path, text, "--out");
 }
 
 namespace {

@@ -101,8 +101,8 @@ class launcher {
   std::vector<point_outcome> m_not_started;
 };
 
-// Replaces the whole file (through a rename): a reader, or a resume after a crash, never sees
-// half of it. Throws config_error (key --out) if it cannot.
+// Replaces the whole file (tb/atomic_file: a temporary file renamed into place): a reader, or
+// a resume after a crash, never sees half of it. Throws config_error (key --out) if it cannot.
 void write_text(const std::string& path, const std::string& text);
 
 // This executable's path (children run it again).
