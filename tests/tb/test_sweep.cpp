@@ -135,6 +135,33 @@ BOOST_AUTO_TEST_CASE(resume_skips_finished_points) {
   BOOST_CHECK(read_file(out + "/results.csv") == csv_before);
 }
 
+// Reproduction 15: status.json said ok, but the result was truncated (or emptied, or is not a
+// result at all); the resume ran nothing and reported the point ok with empty columns.
+BOOST_AUTO_TEST_CASE(resume_runs_again_a_point_whose_result_is_missing_or_invalid) {
+  const std::string dir = fresh_dir();
+  const std::string study = write_study(dir, small_study);
+  const std::string out = dir + "/out";
+  BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + out).code, 0);
+  const std::string csv_before = read_file(out + "/results.csv");
+  const std::string whole = read_file(out + "/points/0001/result.json");
+  auto without_perf = [](nlohmann::json j) {  // wall time differs from run to run
+    j.erase("perf");
+    return j;
+  };
+  std::ofstream(out + "/points/0001/result.json") << whole.substr(0, whole.size() / 2);
+  std::ofstream(out + "/points/0002/result.json") << "";
+  std::ofstream(out + "/points/0003/result.json") << "{\"marker\": 1}\n";
+
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(o.output);
+  BOOST_REQUIRE_EQUAL(o.code, 0);
+  BOOST_CHECK(contains(o.output, "4 points, 3 to run (1 finished earlier)"));
+  BOOST_CHECK_EQUAL(without_perf(read_json(out + "/points/0001/result.json")),
+                    without_perf(nlohmann::json::parse(whole)));
+  BOOST_CHECK(!read_json(out + "/points/0003/result.json").contains("marker"));
+  BOOST_CHECK(read_file(out + "/results.csv") == csv_before);
+}
+
 BOOST_AUTO_TEST_CASE(a_value_added_to_the_study_runs_only_the_new_points) {
   const std::string dir = fresh_dir();
   const std::string out = dir + "/out";
