@@ -317,8 +317,8 @@ CLI::App* add_sweep(CLI::App& app, tb::sweep::sweep_options& so, bool& no_plots)
       "sweep",
       "run a study: a base scenario and the parameters to vary (STUDY.yaml), each point in its "
       "own process, N at a time or over `mpirun -n K` ranks; writes OUT/results.csv, every "
-      "point's result.json and the study's plots (exit 0: all ok, 1: a point failed, 2: bad "
-      "input, 130: interrupted, run again to resume)");
+      "point's result.json and the study's plots (exit 0: all ok, 1: a point or a plot "
+      "failed, 2: bad input, 130: interrupted, run again to resume)");
   sweep->add_option("study", so.study_file, "study YAML file (see experiments/sweep-example.yaml)")
       ->required();
   sweep->add_option("-j,--jobs", so.jobs,
