@@ -70,15 +70,18 @@ def plot_sizes(res, out):
     series = []  # (label, {bytes: ns}, style)
     ports = {p: {x: t(r) for x, r in variant(sizes, "ragasa", port=p).items()}
              for p in {r[PORT] for r in sizes if r[ALG] == "ragasa"}}
-    styles = {"5.25": ("tab:red", ":"), "10.5": ("tab:orange", "--"), "21": ("tab:blue", "-"),
-              "42": ("tab:purple", "-.")}
+    # Each series its own marker and line style (hollow markers): equal curves stay visible.
+    styles = {"5.25": ("tab:red", ":", "v"), "10.5": ("tab:orange", "--", "^"),
+              "21": ("tab:blue", "-", "D"), "42": ("tab:purple", "-.", "P")}
     for p in sorted(ports, key=float):
-        color, ls = styles.get(p, ("grey", "-"))
+        color, ls, mk = styles.get(p, ("grey", (0, (5, 1)), "X"))
         label = f"ragasa, port {p} GiB/s" + (" (default)" if p == "21" else "")
-        series.append((label, ports[p], dict(color=color, linestyle=ls, marker="o", ms=3)))
+        series.append((label, ports[p], dict(color=color, linestyle=ls, marker=mk, ms=5,
+                                             fillstyle="none")))
     series.append(("ragasa, port 21, threshold 512 B",
                    {x: t(r) for x, r in variant(sizes, "ragasa", thr="512").items()},
-                   dict(color="tab:green", linestyle="-", marker="s", ms=3)))
+                   dict(color="tab:green", linestyle=(0, (3, 1, 1, 1)), marker="s", ms=4,
+                        fillstyle="none")))
 
     xs = sorted(binomial)
     fig, (ax, sp) = plt.subplots(2, 1, figsize=(7.5, 8), sharex=True,
@@ -120,6 +123,7 @@ def plot_buffers(res, out):
                (RI, "RI blocked, all units (µs)")]
     fig, axes = plt.subplots(len(sweeps), len(metrics), figsize=(13, 7.5), sharex=True)
     markers = "ov^sD"
+    linestyles = ("-", "--", "-.", ":", (0, (5, 1)))
     for row, (title, rows) in enumerate(sweeps):
         depths = sorted({int(r[RXQ]) for r in rows})
         for col, (metric, ylabel) in enumerate(metrics):
@@ -129,7 +133,8 @@ def plot_buffers(res, out):
                              for r in rows if int(r[RXQ]) == q)
                 # identical lines overlap: offset the markers' size so each stays visible
                 ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=markers[i % 5],
-                        ms=9 - 1.3 * i, fillstyle="none", linewidth=1.2,
+                        linestyle=linestyles[i % 5], ms=9 - 1.3 * i, fillstyle="none",
+                        linewidth=1.2,
                         label=f"Rx-queue {q} packets")
             ax.set_xscale("log", base=2)
             wms = sorted({int(r[WM]) for r in rows})

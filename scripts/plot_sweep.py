@@ -12,7 +12,7 @@ file written. A plot entry is an object with `kind`, `file` (default NN-KIND.png
 
   all        where: {key: value or [values]} (rows to use; any CSV column), title, xlabel,
              ylabel
-  lines      x, y, series (one line per value), logx (default: x is a *bytes key), logy (auto:
+  lines      x, y, series (one line per value, each its own colour, marker and line style), logx (default: x is a *bytes key), logy (auto:
              y spans over 100x). Replicates at one x: median, min-max error bars.
   speedup    x, y, series, baseline (a series value): baseline y / y per series; logx as lines
   heatmap    x, y, value; normalize: row|column|none (default none; row: each row, one y
@@ -228,6 +228,20 @@ def set_x_axis(ax, key, xs, logx):
     return {x: i for i, x in enumerate(xs)}
 
 
+# Every series its own colour, marker and line style, hollow every other one and a little
+# smaller each time: a series whose values equal another's (binomial and GLF at some sizes)
+# still shows beside it instead of hiding under it. 11 markers and 6 styles: 66 series differ.
+MARKERS = "osD^vP*Xph<"
+LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1)))
+
+
+def series_style(i):
+    """matplotlib keyword arguments of the i-th series of a plot."""
+    return dict(color=f"C{i % 10}", marker=MARKERS[i % len(MARKERS)],
+                linestyle=LINESTYLES[i % len(LINESTYLES)], ms=7 - i % 4,
+                fillstyle="full" if i % 2 == 0 else "none")
+
+
 def finish(fig, ax, spec, xlabel, ylabel, path):
     ax.set_xlabel(spec.get("xlabel", xlabel))
     ax.set_ylabel(spec.get("ylabel", ylabel))
@@ -264,15 +278,15 @@ def plot_lines(sweep, spec, path):
     pos = set_x_axis(ax, x, xs, truthy(spec.get("logx"), default=is_bytes(x)))
     lo_all, hi_all = math.inf, 0.0
     groups = grouped(rows, y, series, x)
-    for s in values:
+    for i, s in enumerate(values):
         pts = [(pos[xv], *(v / f for v in spread(groups[s, xv]))) for xv in xs if (s, xv) in groups]
         if not pts:
             continue
         px, med, lo, hi = zip(*pts)
         lo_all, hi_all = min(lo_all, *lo), max(hi_all, *hi)
         yerr = [[m - a for m, a in zip(med, lo)], [b - m for m, b in zip(med, hi)]]
-        ax.errorbar(px, med, yerr=yerr if any(map(any, yerr)) else None, marker="o", ms=4,
-                    capsize=3, label=None if s is None else value_label(series, s))
+        ax.errorbar(px, med, yerr=yerr if any(map(any, yerr)) else None, capsize=3,
+                    label=None if s is None else value_label(series, s), **series_style(i))
     if truthy(spec.get("logy"), default=lo_all > 0 and hi_all / lo_all > 100):
         ax.set_yscale("log")
     if series:
@@ -298,13 +312,13 @@ def plot_speedup(sweep, spec, path):
     pos = set_x_axis(ax, x, xs, truthy(spec.get("logx"), default=is_bytes(x)))
     ax.axhline(1.0, color="black", linestyle="--", linewidth=1,
                label=f"{value_label(series, base)} (baseline)")
-    for i, s in enumerate(values):  # colour by position among all values, as `lines` does
+    for i, s in enumerate(values):  # styled by position among all values, as `lines` does
         if s == base:
             continue
         pts = [(pos[xv], med[base, xv] / med[s, xv]) for xv in xs
                if med.get((base, xv)) and med.get((s, xv))]
         if pts:
-            ax.plot(*zip(*pts), marker="o", ms=4, color=f"C{i % 10}", label=value_label(series, s))
+            ax.plot(*zip(*pts), label=value_label(series, s), **series_style(i))
     ax.legend(title=pretty(series), fontsize=8)
     finish(fig, ax, spec, pretty(x),
            f"speedup over {value_label(series, base)} ({pretty(y)})", path)

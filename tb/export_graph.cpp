@@ -1,10 +1,8 @@
 #include "tb/export_graph.h"
 
 #include "network/graph_topology.h"
+#include "tb/atomic_file.h"
 #include "tb/plan.h"
-
-#include <cstdio>
-#include <fstream>
 
 namespace bcastsim::tb {
 
@@ -19,30 +17,17 @@ void export_graph(const config& cfg, const std::string& path) {
   }
   const bool yaml = path.size() > 5 && (path.compare(path.size() - 5, 5, ".yaml") == 0 ||
                                         path.compare(path.size() - 4, 4, ".yml") == 0);
-  const std::string tmp = path + ".part";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw config_error("--file", "cannot write " + tmp);
-    try {
-      if (yaml) {
-        network::write_graph_yaml(*p.topo, out, p.topo->graph_costs(), rates);
-      } else {
-        network::write_graph_edge_list(*p.topo, out, p.topo->graph_costs(), rates);
-      }
-    } catch (const std::invalid_argument& e) {
-      std::remove(tmp.c_str());
-      throw config_error("topology.kind", std::string("cannot write as a graph file: ") + e.what());
+  atomic_file out(path, "--file");  // a failed export leaves no half-written graph
+  try {
+    if (yaml) {
+      network::write_graph_yaml(*p.topo, out.stream(), p.topo->graph_costs(), rates);
+    } else {
+      network::write_graph_edge_list(*p.topo, out.stream(), p.topo->graph_costs(), rates);
     }
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw config_error("--file", "cannot write " + tmp);
-    }
+  } catch (const std::invalid_argument& e) {
+    throw config_error("topology.kind", std::string("cannot write as a graph file: ") + e.what());
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw config_error("--file", "cannot write " + path);
-  }
+  out.commit();
 }
 
 }  // namespace bcastsim::tb

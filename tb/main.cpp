@@ -5,6 +5,7 @@
 #include "network/routing.h"
 #include "network/topology_kind.h"
 #include "tb/analyze.h"
+#include "tb/atomic_file.h"
 #include "tb/config.h"
 #include "tb/cosim/command.h"
 #include "tb/export_graph.h"
@@ -21,7 +22,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iomanip>
 #include <iostream>
@@ -156,10 +156,9 @@ std::string output_path(const std::string& out_dir, const char* file) {
   return (std::filesystem::path(out_dir) / file).string();
 }
 
+// Through a temporary file: two runs writing one --out leave one whole result, never a mix.
 void write_json(const nlohmann::json& r, const std::string& path) {
-  std::ofstream out(path);
-  out << r.dump(2) << "\n";
-  if (!out) throw tb::config_error("--out", "cannot write " + path);
+  tb::write_file_atomically(path, r.dump(2) + "\n", "--out");
 }
 
 int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>& sets,
@@ -275,8 +274,8 @@ CLI::App* add_sweep(CLI::App& app, tb::sweep::sweep_options& so, bool& no_plots)
       "sweep",
       "run a study: a base scenario and the parameters to vary (STUDY.yaml), each point in its "
       "own process, N at a time or over `mpirun -n K` ranks; writes OUT/results.csv, every "
-      "point's result.json and the study's plots (exit 0: all ok, 1: a point failed, 2: bad "
-      "input, 130: interrupted, run again to resume)");
+      "point's result.json and the study's plots (exit 0: all ok, 1: a point or a plot "
+      "failed, 2: bad input, 130: interrupted, run again to resume)");
   sweep->add_option("study", so.study_file, "study YAML file (see experiments/sweep-example.yaml)")
       ->required();
   sweep->add_option("-j,--jobs", so.jobs,

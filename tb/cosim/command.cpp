@@ -1,6 +1,7 @@
 #include "tb/cosim/command.h"
 
 #include "hw/ragasa/unit_factory.h"
+#include "tb/atomic_file.h"
 #ifdef BCASTSIM_WITH_VERILATOR
 #include "hw/ragasa/bcast_unit_rtl.h"
 #endif
@@ -78,14 +79,8 @@ int run_command(const command_options& o, std::ostream& out, std::ostream& err) 
     if (o.replay.empty()) out << "stimulus " << summary(stimuli.front()) << "\n";
     print(out, r);
   }
-  if (!o.json_file.empty()) {
-    std::ofstream j(o.json_file);
-    j << to_json(r).dump(2) << "\n";
-    if (!j) {
-      err << "bcastsim: error: --json: cannot write " << o.json_file << "\n";
-      return 2;
-    }
-  }
+  // Whole or not at all (a config_error: exit 2 naming --json).
+  if (!o.json_file.empty()) write_file_atomically(o.json_file, to_json(r).dump(2) + "\n", "--json");
   return r.ok() ? 0 : 1;
 }
 

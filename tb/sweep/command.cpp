@@ -82,12 +82,14 @@ void list_points(const study& s, const std::vector<point>& points, std::ostream&
 }
 
 // The plots of the study's `plots` list, by scripts/plot_sweep.py with Debian's python3.
-void draw_plots(const std::string& out_dir, std::ostream& out, std::ostream& err, bool quiet) {
+// False when a plot could not be drawn (the sweep then exits 1: its output is incomplete).
+bool draw_plots(const std::string& out_dir, std::ostream& out, std::ostream& err, bool quiet) {
   const char* env = std::getenv("BCASTSIM_SCRIPTS_DIR");
   const fs::path script = fs::path(env ? env : BCASTSIM_SCRIPTS_DIR) / "plot_sweep.py";
   if (!fs::exists(script)) {
-    err << "bcastsim: warning: no plots: " << script << " not found (set BCASTSIM_SCRIPTS_DIR)\n";
-    return;
+    err << "bcastsim: error: plots: " << script
+        << " not found (set BCASTSIM_SCRIPTS_DIR, or --no-plots)\n";
+    return false;
   }
   // Debian's matplotlib belongs to /usr/bin/python3, which a python3 earlier in PATH may not see.
   const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
@@ -104,11 +106,11 @@ void draw_plots(const std::string& out_dir, std::ostream& out, std::ostream& err
   const int rc = posix_spawnp(&pid, python.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (rc == 0) waitpid(pid, &status, 0);
-  if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    err << "bcastsim: warning: the study's plots failed (see above; matplotlib is the Debian "
-           "package python3-matplotlib); redraw them with: "
-        << python << " " << script.string() << " " << out_dir << "\n";
-  }
+  if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  err << "bcastsim: error: plots: the study's plots failed (see above; matplotlib is the Debian "
+         "package python3-matplotlib); redraw them with: "
+      << python << " " << script.string() << " " << out_dir << "\n";
+  return false;
 }
 
 struct run_state {
@@ -237,6 +239,8 @@ int finish(run_state& st, const std::string& out_dir, bool interrupted, const sw
            const progress_meter& meter, std::ostream& out, std::ostream& err) {
   const std::string csv = make_csv(st.s, st.points, st.outcomes);
   write_text((fs::path(out_dir) / "results.csv").string(), csv);
+  const std::string perf = make_perf_csv(st.s, st.points, st.outcomes);
+  if (!perf.empty()) write_text((fs::path(out_dir) / "perf.csv").string(), perf);
   write_text((fs::path(out_dir) / "study.json").string(),
              study_json(st.s, st.points, result_columns(st.s, st.outcomes)).dump(2) + "\n");
   size_t ok = 0, failed = 0, pending = 0;
@@ -260,8 +264,8 @@ int finish(run_state& st, const std::string& out_dir, bool interrupted, const sw
     err << "bcastsim: interrupted; run the same command again to resume\n";
     return 130;
   }
-  if (o.plots && !st.s.plots.empty()) draw_plots(out_dir, out, err, o.quiet);
-  return failed ? 1 : 0;
+  const bool plots_ok = !o.plots || st.s.plots.empty() || draw_plots(out_dir, out, err, o.quiet);
+  return failed || !plots_ok ? 1 : 0;
 }
 
 }  // namespace

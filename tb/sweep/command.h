@@ -1,7 +1,8 @@
 // `bcastsim sweep STUDY.yaml`: expands a study, runs every unfinished point in its own process
 // (N at a time; across the ranks of `mpirun -n K` when built with Open MPI), records each
 // point's outcome, writes OUT/results.csv and OUT/study.json, and draws the study's plots.
-// Exit codes: 0 every point ok, 1 a point failed (the others still ran), 2 bad input,
+// Exit codes: 0 every point ok, 1 a point failed (the others still ran) or a plot could not be
+// drawn, 2 bad input (plots included: they are checked before any point runs),
 // 130 interrupted (run the same command again to resume).
 #pragma once
 

@@ -1,5 +1,6 @@
 #include "tb/sweep/runner.h"
 
+#include "tb/atomic_file.h"
 #include "tb/config.h"
 
 #include <fcntl.h>
@@ -34,16 +35,7 @@ std::string read_text(const fs::path& p) {
 }  // namespace
 
 void write_text(const std::string& path, const std::string& text) {
-  const fs::path p = path;
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << text;
-    if (!out) throw config_error("--out", "cannot write " + tmp.string());
-  }
-  std::error_code ec;
-  fs::rename(tmp, p, ec);
-  if (ec) throw config_error("--out", "cannot write " + p.string() + ": " + ec.message());
+  write_file_atomically(path, text, "--out");
 }
 
 namespace {
@@ -136,6 +128,17 @@ std::vector<std::string> point_store::argv(const point& p, const std::string& ex
   return a;
 }
 
+bool point_store::valid_result(const std::string& text) const {
+  const auto doc = nlohmann::json::parse(text, nullptr, false);
+  if (!doc.is_object()) return false;
+  const bool run = m_study.command == "run";
+  for (const char* key : {"config", "collective", "traversals", run ? "packets" : "hops_avg",
+                          run ? "sim_time_ns" : "topology"}) {
+    if (!doc.contains(key)) return false;
+  }
+  return true;
+}
+
 bool point_store::finished(const point& p, bool retry_failed) const {
   const fs::path d = dir_of(p);
   const std::string status = read_text(d / "status.json");
@@ -144,7 +147,7 @@ bool point_store::finished(const point& p, bool retry_failed) const {
     if (nlohmann::json::parse(read_text(d / "point.json")) != identity(p)) return false;
     const point_outcome o = point_outcome::from_json(nlohmann::json::parse(status));
     if (!o.ok) return !retry_failed;
-    return fs::exists(d / result_file());
+    return valid_result(read_text(d / result_file()));  // truncated or edited: run it again
   } catch (const nlohmann::json::exception&) {
     return false;  // unreadable: run it again
   }
@@ -164,7 +167,8 @@ size_t point_store::adopt_moved(const std::vector<point>& points) const {
     const auto id = nlohmann::json::parse(read_text(e.path() / "point.json"), nullptr, false);
     const auto st = nlohmann::json::parse(status, nullptr, false);
     if (!id.is_object() || !st.is_object()) continue;
-    if (st.value("status", "") == "ok" && !fs::exists(e.path() / result_file())) continue;
+    if (st.value("status", "") == "ok" && !valid_result(read_text(e.path() / result_file())))
+      continue;
     runs.emplace(key(id), e.path());
   }
   // Read every moved run before writing any: a destination may be another's source.
@@ -274,15 +278,16 @@ point_outcome launcher::outcome_of(const child& c, int status) const {
   } else {
     o.exit_code = 128 + WTERMSIG(status);
   }
-  o.ok = o.exit_code == 0 && fs::exists(d / m_store.result_file());
-  if (o.ok) {
-    o.result = read_text(d / m_store.result_file());
-  } else if (WIFSIGNALED(status)) {
+  if (o.exit_code == 0) o.result = read_text(d / m_store.result_file());
+  o.ok = o.exit_code == 0 && m_store.valid_result(o.result);
+  if (o.ok) return o;
+  if (WIFSIGNALED(status)) {
     o.error = std::string("killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
               strsignal(WTERMSIG(status)) + ")";
   } else if (o.exit_code == 0) {
     o.exit_code = 1;
-    o.error = std::string("exited 0 without writing ") + m_store.result_file();
+    o.error = std::string("exited 0 without writing a valid ") + m_store.result_file();
+    o.result.clear();
   } else {
     o.error = error_from_log(d / "log.txt", o.exit_code);
   }

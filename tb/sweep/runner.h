@@ -4,7 +4,8 @@
 //   point.json   what the point is (values, seed, the base scenario's hash, fixed keys)
 //   result.json  the run's result (analyze.json for command: analyze)
 //   status.json  ok | failed, exit code, error, wall time; written last, so a point with a
-//                status.json matching its point.json is finished and a resume skips it
+//                status.json matching its point.json (and, when ok, a valid result file) is
+//                finished and a resume skips it
 //   log.txt      the child's output
 #pragma once
 
@@ -44,8 +45,11 @@ class point_store {
   nlohmann::json identity(const point& p) const;  // point.json's content
   std::vector<std::string> argv(const point& p, const std::string& exe) const;
 
-  // Finished earlier (status.json present and point.json unchanged); failed points count as
-  // finished unless `retry_failed`.
+  // A result file that parses and has the command's sections (config, collective, ...).
+  bool valid_result(const std::string& text) const;
+  // Finished earlier (status.json present, point.json unchanged and, when ok, a valid result
+  // file: status.json alone is not trusted); failed points count as finished unless
+  // `retry_failed`.
   bool finished(const point& p, bool retry_failed) const;
   // Points whose directory holds another point's files but whose own finished run sits in
   // another directory (a value added to the study moves the indices) take that run's files.
@@ -101,8 +105,8 @@ class launcher {
   std::vector<point_outcome> m_not_started;
 };
 
-// Replaces the whole file (through a rename): a reader, or a resume after a crash, never sees
-// half of it. Throws config_error (key --out) if it cannot.
+// Replaces the whole file (tb/atomic_file: a temporary file renamed into place): a reader, or
+// a resume after a crash, never sees half of it. Throws config_error (key --out) if it cannot.
 void write_text(const std::string& path, const std::string& text);
 
 // This executable's path (children run it again).

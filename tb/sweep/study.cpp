@@ -3,6 +3,7 @@
 #include "algorithms/registry.h"
 #include "network/routing.h"
 #include "tb/config.h"
+#include "tb/sweep/plots.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -210,15 +211,26 @@ void read_zip(const YAML::Node& v, const std::string& file, study& s) {
   }
 }
 
+// `columns:`: result.json paths, each a plain text (a list or mapping would be an empty column).
+void read_columns(const YAML::Node& v, const std::string& file, study& s) {
+  if (!v.IsSequence()) fail("columns", file, "expected a list of result.json paths (a.b.c)");
+  for (size_t i = 0; i < v.size(); ++i) {
+    const std::string where = "columns[" + std::to_string(i) + "]";
+    if (!v[i].IsScalar() || v[i].Scalar().empty()) {
+      fail(where, file,
+           "expected a result.json path such as packets.hops_avg, not a list or mapping");
+    }
+    s.columns.push_back(v[i].Scalar());
+  }
+}
+
 // One top-level key of the study file into s; `dir` is the study file's directory.
 void read_study_key(const std::string& key, const YAML::Node& v, const std::filesystem::path& dir,
                     study& s) {
   const std::string& file = s.file;
   if (key == "name") {
+    if (!v.IsScalar()) fail(key, file, "expected a folder name");
     s.name = v.Scalar();
-    if (s.name.empty() || s.name.find('/') != std::string::npos) {
-      fail(key, file, "must be a non-empty name without '/'");
-    }
   } else if (key == "scenario") {
     const std::filesystem::path p = v.Scalar();
     s.scenario = (p.is_absolute() ? p : dir / p).lexically_normal().string();
@@ -239,8 +251,7 @@ void read_study_key(const std::string& key, const YAML::Node& v, const std::file
   } else if (key == "zip") {
     read_zip(v, file, s);
   } else if (key == "columns") {
-    if (!v.IsSequence()) fail(key, file, "expected a list of result.json paths (a.b.c)");
-    for (const auto& c : v) s.columns.push_back(c.Scalar());
+    read_columns(v, file, s);
   } else if (key == "plots") {
     if (!v.IsSequence()) fail(key, file, "expected a list of plots (see scripts/plot_sweep.py)");
     s.plots = plots_json(v);
@@ -249,6 +260,41 @@ void read_study_key(const std::string& key, const YAML::Node& v, const std::file
          "unknown study key; allowed: name, scenario, command, seed, replicates, set, cross, "
          "zip, columns, plots");
   }
+}
+
+// The name is the default output folder, results/<name>: `..`, `.`, a path or a control
+// character would write elsewhere or make a folder no shell can name.
+void check_name(const study& s, const std::string& file) {
+  bool plain = !s.name.empty() && s.name != "." && s.name != "..";
+  for (const unsigned char c : s.name) plain = plain && c >= 0x20 && c != 0x7f && c != '/';
+  if (!plain) {
+    fail("name", file,
+         "'" + s.name +
+             "' is not a plain folder name (results/<name> holds the study's output); allowed: a "
+             "non-empty name other than . and .., without '/' or control characters (set name: "
+             "when the file's name is not one)");
+  }
+}
+
+// At most max_points points; the product is checked step by step, since four keys of 65,536
+// values each make 2^64, which wraps to 0.
+void check_point_count(const study& s, const std::string& file) {
+  if (s.num_points() <= max_points) return;
+  std::string keys, product;
+  double count = s.replicates;
+  for (const dimension& d : s.dimensions) {
+    const std::string name =
+        d.keys.size() == 1 ? d.keys.front() : "zip(" + d.keys.front() + ", ...)";
+    keys += (keys.empty() ? "" : ", ") + name;
+    product += (product.empty() ? "" : " x ") + std::to_string(d.size());
+    count *= static_cast<double>(d.size());
+  }
+  if (s.replicates > 1) product += " x " + std::to_string(s.replicates) + " replicates";
+  char total[32];
+  std::snprintf(total, sizeof total, "%.4g", count);
+  fail(s.dimensions.size() == 1 && s.dimensions.front().keys.size() > 1 ? "zip" : "cross", file,
+       "the study has " + product + " = " + total + " points (" + keys +
+           "); at most 1,000,000 points per study: split it into several studies");
 }
 
 // Keys: scenario keys, each varied once, never both fixed and varied.
@@ -267,7 +313,7 @@ void check_study_keys(const study& s, const std::string& file) {
   if (varied.count("seed") && s.replicates > 1) {
     fail("replicates", file, "the study varies seed itself; replicates must be 1");
   }
-  if (s.num_points() > max_points) fail("cross", file, "more than 1,000,000 points");
+  check_point_count(s, file);
 }
 
 // Values: every one must be valid for its key, before anything runs.
@@ -312,7 +358,10 @@ std::vector<std::string> study::parameters() const {
 
 size_t study::num_points() const {
   size_t n = replicates;
-  for (const dimension& d : dimensions) n *= d.size();
+  for (const dimension& d : dimensions) {
+    if (d.size() != 0 && n > SIZE_MAX / d.size()) return SIZE_MAX;  // saturates, never wraps
+    n *= d.size();
+  }
   return n;
 }
 
@@ -323,8 +372,10 @@ study parse_study_text(const std::string& text, const std::string& file) {
   const YAML::Node root = load_study_yaml(text, file);
   const std::filesystem::path dir = std::filesystem::path(file).parent_path();
   for (const auto& kv : root) read_study_key(kv.first.as<std::string>(), kv.second, dir, s);
+  check_name(s, file);
   check_study_keys(s, file);
   check_study_values(s, file);
+  check_plots(s);
   return s;
 }
 

@@ -75,6 +75,25 @@ void add(std::vector<std::string>& cols, const std::vector<std::string>& more) {
   }
 }
 
+bool among(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// The leading columns of both CSVs: the point, its values, replicate and seed.
+std::string row_head(const study& s, const point& p) {
+  std::string out = std::to_string(p.index);
+  for (const auto& [k, v] : p.values) out += "," + csv_field(v);
+  if (s.replicates > 1) out += "," + std::to_string(p.replicate);
+  return out + "," + std::to_string(p.seed);
+}
+
+std::string header_head(const study& s) {
+  std::string out = "point";
+  for (const std::string& p : s.parameters()) out += "," + csv_field(p);
+  if (s.replicates > 1) out += ",replicate";
+  return out + ",seed";
+}
+
 }  // namespace
 
 std::string csv_field(const std::string& v) {
@@ -114,26 +133,63 @@ std::vector<std::string> result_columns(const study& s,
     if (any_has(f.name)) add(cols, f.sweep_columns);
   }
   if (any_has("traffic")) add(cols, traffic_columns);
-  add(cols, s.columns);
+  for (const std::string& c : s.columns) {
+    if (deterministic_column(c)) add(cols, {c});
+  }
   return cols;
+}
+
+bool deterministic_column(const std::string& path) {
+  return path.rfind("perf.", 0) != 0 || path == "perf.packet_hops" ||
+         path == "perf.pool_packets_peak";
+}
+
+bool possible_column(const study& s, const std::string& name) {
+  const std::vector<std::string> own = {"point", "seed", "status", "exit_code", "error"};
+  if (among(own, name) || (name == "replicate" && s.replicates > 1)) return true;
+  if (among(s.parameters(), name) || among(result_columns(s, {}), name)) return true;
+  if (!deterministic_column(name)) return false;  // in perf.csv, never results.csv
+  if (among(s.columns, name)) return true;
+  for (const offload_family& f : offload_families()) {
+    if (among(f.sweep_columns, name)) return true;
+  }
+  if (s.command == "run" && among(traffic_columns, name)) return true;
+  // A graph topology brings its own link classes: traversals.<class>.messages|packets.
+  const size_t last = name.rfind('.');
+  return name.rfind("traversals.", 0) == 0 && last > 11 &&
+         (name.substr(last) == ".messages" || name.substr(last) == ".packets");
+}
+
+std::string make_perf_csv(const study& s, const std::vector<point>& points,
+                          const std::vector<std::optional<point_outcome>>& outcomes) {
+  std::vector<std::string> cols;
+  for (const std::string& c : s.columns) {
+    if (!deterministic_column(c)) cols.push_back(c);
+  }
+  if (cols.empty()) return {};
+  std::string out = header_head(s) + ",status,wall_s,host";
+  for (const std::string& c : cols) out += "," + csv_field(c);
+  out += "\n";
+  for (const point& p : points) {
+    const auto& o = outcomes[p.index];
+    out += row_head(s, p) + (!o ? ",pending,," : o->ok ? ",ok," : ",failed,");
+    if (o) out += nlohmann::json(o->wall_s).dump() + "," + csv_field(o->host);
+    nlohmann::json doc;
+    if (o && o->ok) doc = nlohmann::json::parse(o->result, nullptr, false);
+    for (const std::string& c : cols) out += "," + csv_field(cell(dig(doc, c)));
+    out += "\n";
+  }
+  return out;
 }
 
 std::string make_csv(const study& s, const std::vector<point>& points,
                      const std::vector<std::optional<point_outcome>>& outcomes) {
-  const std::vector<std::string> params = s.parameters();
   const std::vector<std::string> cols = result_columns(s, outcomes);
-  const bool replicates = s.replicates > 1;
-  std::string out = "point";
-  for (const std::string& p : params) out += "," + csv_field(p);
-  if (replicates) out += ",replicate";
-  out += ",seed,status,exit_code";
+  std::string out = header_head(s) + ",status,exit_code";
   for (const std::string& c : cols) out += "," + csv_field(c);
   out += ",error\n";
   for (const point& p : points) {
-    out += std::to_string(p.index);
-    for (const auto& [k, v] : p.values) out += "," + csv_field(v);
-    if (replicates) out += "," + std::to_string(p.replicate);
-    out += "," + std::to_string(p.seed);
+    out += row_head(s, p);
     const auto& o = outcomes[p.index];
     out += !o ? ",pending," : o->ok ? ",ok,0" : ",failed," + std::to_string(o->exit_code);
     nlohmann::json doc;

@@ -17,6 +17,17 @@ namespace bcastsim::tb::sweep {
 std::vector<std::string> result_columns(const study& s,
                                         const std::vector<std::optional<point_outcome>>& outcomes);
 
+// Machine figures (perf.* but packet_hops and pool_packets_peak: wall time, memory) differ from
+// run to run; a study's columns naming them go to perf.csv, so results.csv stays byte-identical.
+bool deterministic_column(const std::string& path);
+// Whether results.csv can have this column (checked before the points run: the family and
+// traffic columns appear only when a result has them).
+bool possible_column(const study& s, const std::string& name);
+// perf.csv: point, values, seed, status, wall_s, host, the study's machine columns; empty when
+// the study lists none.
+std::string make_perf_csv(const study& s, const std::vector<point>& points,
+                          const std::vector<std::optional<point_outcome>>& outcomes);
+
 // A point without an outcome (interrupted) gets status `pending`.
 std::string make_csv(const study& s, const std::vector<point>& points,
                      const std::vector<std::optional<point_outcome>>& outcomes);

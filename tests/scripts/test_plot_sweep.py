@@ -267,6 +267,44 @@ class Helpers(unittest.TestCase):
         self.assertEqual(m.ordered(["llf", "glf", "llf"], "a"), ["llf", "glf"])
         self.assertEqual(m.spread([3.0, 1.0, 2.0, 10.0]), (2.5, 1.0, 10.0))
 
+    def test_every_series_has_its_own_marker_and_line_style(self):
+        m = self.m
+        styles = [m.series_style(i) for i in range(66)]
+        self.assertEqual(len({(st["marker"], str(st["linestyle"])) for st in styles}), 66)
+        for a, b in zip(styles, styles[1:]):  # neighbours differ in all three
+            self.assertNotEqual(a["marker"], b["marker"])
+            self.assertNotEqual(a["linestyle"], b["linestyle"])
+            self.assertNotEqual(a["color"], b["color"])
+        # The lines and speedup plots use them: three series, three markers, three styles.
+        tmp = tempfile.mkdtemp(prefix="plot_sweep_styles_")
+        try:
+            out = os.path.join(tmp, "sweep")
+            make_sweep(out)
+            sweep = m.Sweep(out)
+            sweep.rows = sweep.all_rows  # the failed point's series too (its own y values)
+            for r in sweep.rows:
+                r["collective.completion_ns"] = r["collective.completion_ns"] or "7000"
+            figures = []
+            saved = m.save
+            m.save = lambda fig, path: figures.append(fig)
+            try:
+                spec = {"kind": "lines", "x": "collective.bytes", "y": "collective.completion_ns",
+                        "series": "collective.algorithm"}
+                m.plot_lines(sweep, spec, "unused.png")
+                m.plot_speedup(sweep, dict(spec, kind="speedup", baseline="binomial"),
+                               "unused.png")
+            finally:
+                m.save = saved
+            for fig, n in zip(figures, (3, 2)):
+                handles = fig.axes[0].get_legend_handles_labels()[0]
+                lines = [h[0] if isinstance(h, tuple) else h for h in handles]  # errorbar: line
+                lines = [ln for ln in lines if ln.get_marker() not in (None, "None", "", " ")]
+                self.assertEqual(len(lines), n)
+                self.assertEqual(len({ln.get_marker() for ln in lines}), n)
+                self.assertEqual(len({str(ln.get_linestyle()) for ln in lines}), n)
+        finally:
+            shutil.rmtree(tmp)
+
 
 if __name__ == "__main__":
     if not HAVE_MATPLOTLIB:

@@ -135,6 +135,33 @@ BOOST_AUTO_TEST_CASE(resume_skips_finished_points) {
   BOOST_CHECK(read_file(out + "/results.csv") == csv_before);
 }
 
+// Reproduction 15: status.json said ok, but the result was truncated (or emptied, or is not a
+// result at all); the resume ran nothing and reported the point ok with empty columns.
+BOOST_AUTO_TEST_CASE(resume_runs_again_a_point_whose_result_is_missing_or_invalid) {
+  const std::string dir = fresh_dir();
+  const std::string study = write_study(dir, small_study);
+  const std::string out = dir + "/out";
+  BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + out).code, 0);
+  const std::string csv_before = read_file(out + "/results.csv");
+  const std::string whole = read_file(out + "/points/0001/result.json");
+  auto without_perf = [](nlohmann::json j) {  // wall time differs from run to run
+    j.erase("perf");
+    return j;
+  };
+  std::ofstream(out + "/points/0001/result.json") << whole.substr(0, whole.size() / 2);
+  std::ofstream(out + "/points/0002/result.json") << "";
+  std::ofstream(out + "/points/0003/result.json") << "{\"marker\": 1}\n";
+
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(o.output);
+  BOOST_REQUIRE_EQUAL(o.code, 0);
+  BOOST_CHECK(contains(o.output, "4 points, 3 to run (1 finished earlier)"));
+  BOOST_CHECK_EQUAL(without_perf(read_json(out + "/points/0001/result.json")),
+                    without_perf(nlohmann::json::parse(whole)));
+  BOOST_CHECK(!read_json(out + "/points/0003/result.json").contains("marker"));
+  BOOST_CHECK(read_file(out + "/results.csv") == csv_before);
+}
+
 BOOST_AUTO_TEST_CASE(a_value_added_to_the_study_runs_only_the_new_points) {
   const std::string dir = fresh_dir();
   const std::string out = dir + "/out";
@@ -274,6 +301,65 @@ BOOST_AUTO_TEST_CASE(bad_studies_exit_2_naming_the_key) {
   BOOST_CHECK(contains(list.output, "small: 4 points"));
   BOOST_CHECK(contains(list.output, "points/0003"));
   BOOST_CHECK(contains(list.output, "collective.algorithm=forest collective.bytes=4096"));
+}
+
+// A plot's kind, keys and columns are checked before any point runs: exit 2, nothing written.
+BOOST_AUTO_TEST_CASE(a_bad_plot_exits_2_before_any_point_runs) {
+  const std::string dir = fresh_dir();
+  const std::string study = write_study(
+      dir, std::string(small_study) + "plots:\n  - {kind: line, x: collective.bytes}\n");
+  const outcome o = run_cli("sweep " + study + " --out " + dir + "/out");
+  BOOST_TEST_INFO(o.output);
+  BOOST_CHECK_EQUAL(o.code, 2);
+  BOOST_CHECK(contains(o.output, "plots[0].kind: 'line' is not valid; allowed: lines, speedup"));
+  BOOST_CHECK(!fs::exists(dir + "/out"));
+  const std::string named = write_study(dir, "name: ..\ncommand: analyze\n");
+  const outcome dots = run_cli("sweep " + named + " -q");
+  BOOST_CHECK_EQUAL(dots.code, 2);
+  BOOST_CHECK(contains(dots.output, "name: '..' is not a plain folder name"));
+}
+
+// Reproduction 9: four keys of 65,536 values (2^64 points) listed "0 points" and exited 0; a
+// list under columns: became an empty column.
+BOOST_AUTO_TEST_CASE(oversized_studies_and_list_columns_exit_2) {
+  const std::string dir = fresh_dir();
+  std::string text = "cross:\n";
+  // Valid values all (buffers of 64 KiB and more), so only their number is wrong.
+  for (const char* key : {"collective.bytes", "seed"}) {
+    text += std::string("  ") + key + ": {from: 1, to: 65536, step: 1}\n";
+  }
+  for (const char* key : {"router.vc_buffer_bytes.local", "router.vc_buffer_bytes.global"}) {
+    text += std::string("  ") + key + ": {from: 65536, to: 131071, step: 1}\n";
+  }
+  const outcome big = run_cli("sweep " + write_study(dir, text) + " --list");
+  BOOST_CHECK_EQUAL(big.code, 2);
+  BOOST_CHECK(contains(big.output, "cross: the study has 65536 x 65536 x 65536 x 65536 ="));
+  BOOST_CHECK(contains(big.output,
+                       "(collective.bytes, seed, router.vc_buffer_bytes.local, "
+                       "router.vc_buffer_bytes.global)"));
+  const outcome cols =
+      run_cli("sweep " + write_study(dir, "columns: [sim_time_ns, [a, b]]\n") + " --list");
+  BOOST_CHECK_EQUAL(cols.code, 2);
+  BOOST_CHECK(contains(cols.output, "columns[1]: expected a result.json path"));
+}
+
+// A plot that passes the checks but cannot be drawn (no row matches its where) fails the sweep.
+BOOST_AUTO_TEST_CASE(a_plot_failing_at_the_end_makes_the_sweep_exit_1) {
+  const std::string dir = fresh_dir();
+  const std::string study =
+      write_study(dir,
+                  "command: analyze\ncross:\n  collective.bytes: [1024, 2048]\n"
+                  "columns: [perf.wall_s]\n"
+                  "plots:\n  - {kind: lines, x: collective.bytes, y: collective.makespan_links, "
+                  "where: {collective.bytes: 999}}\n");
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + dir + "/out");
+  BOOST_TEST_INFO(o.output);
+  BOOST_CHECK_EQUAL(o.code, 1);
+  BOOST_CHECK(contains(o.output, "no successful rows"));
+  BOOST_CHECK(contains(o.output, "bcastsim: error: plots: the study's plots failed"));
+  // The machine column went to perf.csv, not into the byte-identical results.csv.
+  BOOST_CHECK(!contains(read_file(dir + "/out/results.csv"), "wall"));
+  BOOST_CHECK(contains(read_file(dir + "/out/perf.csv"), ",perf.wall_s\n"));
 }
 
 BOOST_AUTO_TEST_CASE(the_example_study_runs_and_draws_valid_pngs) {

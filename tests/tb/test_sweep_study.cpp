@@ -140,7 +140,7 @@ BOOST_AUTO_TEST_CASE(fixed_keys_scenario_plots_and_a_study_without_dimensions) {
       "  job.ranks: 64\n"
       "columns: [hops_avg]\n"
       "plots:\n"
-      "  - {kind: lines, x: collective.bytes, logx: true, width: 6}\n");
+      "  - {kind: lines, x: collective.messages, y: hops_avg, logx: true, where: {point: 6}}\n");
   BOOST_CHECK_EQUAL(s.name, "mine");
   BOOST_CHECK_EQUAL(s.scenario, BCASTSIM_SOURCE_DIR "/experiments/default.yaml");
   BOOST_CHECK_EQUAL(s.command, "analyze");
@@ -149,7 +149,7 @@ BOOST_AUTO_TEST_CASE(fixed_keys_scenario_plots_and_a_study_without_dimensions) {
   BOOST_CHECK_EQUAL(s.fixed[1].second, "64");
   BOOST_CHECK_EQUAL(s.plots[0]["kind"], "lines");
   BOOST_CHECK_EQUAL(s.plots[0]["logx"], true);
-  BOOST_CHECK_EQUAL(s.plots[0]["width"], 6.0);
+  BOOST_CHECK_EQUAL(s.plots[0]["where"]["point"], 6.0);
   BOOST_CHECK_EQUAL(expand(s).size(), 1u);  // the base scenario, once
 }
 
@@ -174,6 +174,118 @@ BOOST_AUTO_TEST_CASE(bad_studies_name_the_key_and_what_is_allowed) {
   expect_error("command: simulate\n", "command", "run, analyze");
   expect_error("replicates: 2\ncross:\n  seed: [1, 2]\n", "replicates", "varies seed");
   expect_error("scenario: /nonexistent/base.yaml\n", "", "/nonexistent/base.yaml");
+}
+
+// Reproduction 9: four keys of 65,536 values make 2^64 points, which wrapped to 0.
+BOOST_AUTO_TEST_CASE(a_point_count_past_the_limit_is_refused_even_when_it_overflows) {
+  std::string text = "cross:\n";
+  // Valid values all (buffers of 64 KiB and more), so only their number is wrong.
+  for (const char* key : {"collective.bytes", "seed"}) {
+    text += std::string("  ") + key + ": {from: 1, to: 65536, step: 1}\n";
+  }
+  for (const char* key : {"router.vc_buffer_bytes.local", "router.vc_buffer_bytes.global"}) {
+    text += std::string("  ") + key + ": {from: 65536, to: 131071, step: 1}\n";
+  }
+  expect_error(
+      text, "collective.bytes, seed, router.vc_buffer_bytes.local, router.vc_buffer_bytes.global",
+      "65536 x 65536 x 65536 x 65536 = 1.845e+19 points");
+  expect_error(text, "cross", "at most 1,000,000 points per study");
+  expect_error("replicates: 1000\ncross:\n  collective.bytes: {from: 1, to: 1001, step: 1}\n",
+               "1001 x 1000 replicates = 1.001e+06 points", "at most 1,000,000");
+  study big;
+  big.replicates = 2;
+  for (int i = 0; i < 4; ++i) {
+    dimension d;
+    d.keys = {"k" + std::to_string(i)};
+    d.values.resize(65536, {"1"});
+    big.dimensions.push_back(std::move(d));
+  }
+  BOOST_CHECK_EQUAL(big.num_points(), SIZE_MAX);  // saturates, never wraps
+  BOOST_CHECK_EQUAL(
+      parse("cross:\n  collective.bytes: {from: 1, to: 1000000, step: 1}\n").num_points(),
+      1000000u);
+}
+
+BOOST_AUTO_TEST_CASE(a_name_that_is_not_a_plain_folder_name_is_refused) {
+  for (const char* name : {"..", ".", "a/b", "/tmp", "\"\"", "\"a\\tb\""}) {
+    BOOST_TEST_INFO(name);
+    expect_error(std::string("name: ") + name + "\n", "name", "not a plain folder name");
+  }
+  expect_error("name: [a]\n", "name", "folder name");
+  try {
+    parse_study_text("seed: 1\n", "/tmp/...yaml");  // the default name, the file's stem: ..
+    BOOST_ERROR("a study file named ...yaml was accepted");
+  } catch (const tb::config_error& e) {
+    BOOST_CHECK_EQUAL(e.key, "name");
+  }
+  BOOST_CHECK_EQUAL(parse("name: my study-2.b\n").name, "my study-2.b");
+}
+
+BOOST_AUTO_TEST_CASE(columns_entries_must_be_result_paths) {
+  expect_error("columns: [packets.hops_avg, [a, b]]\n", "columns[1]", "not a list or mapping");
+  expect_error("columns: [{a: 1}]\n", "columns[0]", "result.json path");
+  expect_error("columns: [\"\"]\n", "columns[0]", "result.json path");
+  BOOST_CHECK_EQUAL(parse("columns: [packets.hops_avg]\n").columns.size(), 1u);
+}
+
+BOOST_AUTO_TEST_CASE(plots_are_checked_before_any_point_runs) {
+  const std::string head = "cross:\n  collective.bytes: [1024, 4096]\nplots:\n";
+  expect_error(head + "  - {kind: scatter, x: collective.bytes, y: sim_time_ns}\n", "plots[0].kind",
+               "allowed: lines, speedup, heatmap, links, dragonfly");
+  expect_error(head + "  - {x: collective.bytes}\n", "plots[0].kind", "missing");
+  expect_error(head + "  - {kind: lines, x: collective.bytes}\n", "plots[0].y", "needs x, y");
+  expect_error(head + "  - {kind: lines, x: collective.bytes, y: sim_time_ns, colour: red}\n",
+               "plots[0].colour", "not a key of a lines plot; allowed: kind, file");
+  expect_error(head + "  - {kind: lines, x: collective.byte, y: sim_time_ns}\n", "plots[0].x",
+               "'collective.byte' is not a column of results.csv");
+  expect_error(head + "  - {kind: lines, x: collective.bytes, y: perf.wall_s}\n", "plots[0].y",
+               "not a column");
+  expect_error(head +
+                   "  - {kind: heatmap, x: collective.bytes, y: seed, value: sim_time_ns, "
+                   "normalize: rows}\n",
+               "plots[0].normalize", "allowed: none, row, column");
+  expect_error(head + "  - {kind: links, metric: bytes}\n", "plots[0].metric",
+               "allowed: messages, packets");
+  expect_error(head +
+                   "  - {kind: lines, x: collective.bytes, y: sim_time_ns, where: {algo: "
+                   "binomial}}\n",
+               "plots[0].where.algo", "not a column");
+  expect_error(head + "  - [lines]\n", "plots[0]", "expected a mapping");
+  // Columns a result brings (a family's, traffic's, a graph's link classes) and the study's own.
+  const study s = parse(head +
+                        "  - {kind: lines, x: collective.bytes, y: ragasa.units.memory_stall_ns}\n"
+                        "  - {kind: lines, x: collective.bytes, y: traversals.spine.packets}\n"
+                        "  - {kind: heatmap, x: collective.bytes, y: seed, value: blocks.x}\n"
+                        "  - {kind: links, metric: packets, logy: true}\n"
+                        "columns: [blocks.x]\n");
+  BOOST_CHECK_EQUAL(s.plots.size(), 4u);
+}
+
+BOOST_AUTO_TEST_CASE(machine_columns_go_to_perf_csv_not_results_csv) {
+  const study s = parse(
+      "cross:\n  collective.algorithm: [binomial, forest]\n"
+      "columns: [perf.wall_s, perf.packet_hops, packets.hops_avg]\n");
+  const auto points = expand(s);
+  std::vector<std::optional<point_outcome>> outcomes(points.size());
+  point_outcome ok;
+  ok.ok = true;
+  ok.wall_s = 1.5;
+  ok.host = "node1";
+  ok.result = R"({"perf": {"wall_s": 0.25, "packet_hops": 7}, "packets": {"hops_avg": 2}})";
+  outcomes[0] = ok;
+  const std::string csv = make_csv(s, points, outcomes);
+  BOOST_TEST_INFO(csv);
+  BOOST_CHECK(csv.find("wall") == std::string::npos);
+  BOOST_CHECK(csv.find(",packets.hops_avg,") != std::string::npos);
+  const std::string perf = make_perf_csv(s, points, outcomes);
+  BOOST_TEST_INFO(perf);
+  BOOST_CHECK_EQUAL(perf.substr(0, perf.find('\n')),
+                    "point,collective.algorithm,seed,status,wall_s,host,perf.wall_s");
+  BOOST_CHECK(perf.find(",binomial," + std::to_string(points[0].seed) + ",ok,1.5,node1,0.25\n") !=
+              std::string::npos);
+  BOOST_CHECK(perf.find(",forest," + std::to_string(points[1].seed) + ",pending,,,\n") !=
+              std::string::npos);
+  BOOST_CHECK(make_perf_csv(parse("columns: [perf.packet_hops]\n"), points, outcomes).empty());
 }
 
 BOOST_AUTO_TEST_CASE(csv_has_a_row_per_point_with_results_and_errors) {
