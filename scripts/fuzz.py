@@ -178,9 +178,11 @@ def mutate_text(rng, text, keys):
         m = re.match(r"^(\s*([A-Za-z_.]+)\s*:)(.*)$", lines[i])
         leaf = m.group(2) if m else ""
         full = [k for k in sorted(keys) if k == leaf or k.endswith("." + leaf)]
-        if op == "enum":
+        if op == "enum" and full and isinstance(keys[full[0]], list):
+            value = rng.choice(keys[full[0]])  # another allowed value of this key
+        elif op == "enum":
             enums = [v for v in keys.values() if isinstance(v, list)]
-            value = rng.choice(rng.choice(enums)) if enums else "none"
+            value = rng.choice(rng.choice(enums))  # an allowed value of another key
         elif full and rng.random() < 0.5:
             value = value_for(rng, full[0], keys[full[0]])
         else:
@@ -293,6 +295,11 @@ def odd_cli(rng):
         return ["--out", "in/case.yaml"], "--out is a file", False
     if choice == 4:
         return ["--unknown-flag"], "unknown flag", False
+    if choice == 5:
+        # Not a scenario file: replaces in/case.yaml (the last such path wins or is refused).
+        v = rng.choice(["in", "/dev/null", "/dev/zero", "/proc/self/mem", "in/missing.yaml",
+                        "/etc/shadow-none", "in/default.yaml", ""])
+        return ["@scenario", v], "scenario %r" % v, v == "/dev/zero"
     return [], "", False
 
 
@@ -316,7 +323,10 @@ def scenario_case(rng, case, keys, texts):
         argv, what, big = odd_cli(rng)
         if case.command == "analyze" and "--vcd" in argv:
             argv = []
+        if argv[:1] == ["@scenario"]:
+            case.argv[1], argv = argv[1], []
         case.argv += argv
+        case.big = case.big or big
         case.what.append(what)
     case.timeout_s = 8
 
@@ -570,7 +580,7 @@ def report(args, results, elapsed_s):
         codes[rc] = codes.get(rc, 0) + 1
         if rc == 1 and not found:
             sig = signature("exit-1", "", err)
-            exit1[sig] = exit1.get(sig, 0) + 1
+            exit1.setdefault(sig, []).append(case.number)
         for kind, detail, item in found:
             g = groups.setdefault(signature(kind, detail, err), [item, []])
             g[1].append(case)
@@ -579,8 +589,8 @@ def report(args, results, elapsed_s):
         ", ".join("%s: %d" % ("timeout" if k is None else k, v)
                   for k, v in sorted(codes.items(), key=lambda kv: str(kv[0])))))
     print("  exit 1 (a failed run is allowed; the reasons, for reading):")
-    for sig, n in sorted(exit1.items(), key=lambda kv: -kv[1]):
-        print("    %4d  %s" % (n, sig[len("exit-1: "):]))
+    for sig, numbers in sorted(exit1.items(), key=lambda kv: -len(kv[1])):
+        print("    %4d  %s (e.g. case %d)" % (len(numbers), sig[len("exit-1: "):], numbers[0]))
     failing = 0
     for sig, (item, cases) in sorted(groups.items(), key=lambda kv: -len(kv[1][1])):
         known = item and args.allow_known
