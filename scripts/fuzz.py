@@ -231,7 +231,8 @@ def mutate_text(rng, text, keys):
     if op == "multidoc":
         cut = rng.choice(kl)
         lines.insert(cut, "---")
-        return "\n".join(lines), "document separator before line %d" % (cut + 1), False
+        where = "after keys, before" if cut > kl[0] else "before the first key, at"
+        return "\n".join(lines), "document separator %s line %d" % (where, cut + 1), False
     if op == "indent":
         lines[i] = "   " + lines[i]
         return "\n".join(lines), "indent line %d" % (i + 1), False
@@ -255,6 +256,7 @@ class Case:
         self.argv = []
         self.what = []
         self.big = False
+        self.must_refuse = ""  # what makes the input invalid whatever the keys say
         self.command = "run"
         self.timeout_s = 0
 
@@ -295,12 +297,24 @@ def odd_cli(rng):
         return ["--out", "in/case.yaml"], "--out is a file", False
     if choice == 4:
         return ["--unknown-flag"], "unknown flag", False
-    if choice == 5:
+    if choice == 5:  # (NOT_A_SCENARIO: these must exit 2)
         # Not a scenario file: replaces in/case.yaml (the last such path wins or is refused).
         v = rng.choice(["in", "/dev/null", "/dev/zero", "/proc/self/mem", "in/missing.yaml",
                         "/etc/shadow-none", "in/default.yaml", ""])
-        return ["@scenario", v], "scenario %r" % v, v == "/dev/zero"
+        return ["@scenario", v], "scenario %r" % v, False
     return [], "", False
+
+
+def must_refuse(mutations):
+    """A lone duplicated key line or a second YAML document must exit 2 (yaml-cpp reads
+    only the first document, and takes the last of duplicate keys)."""
+    if len(mutations) != 1:
+        return ""
+    if mutations[0].startswith("duplicate line"):
+        return "duplicate key"
+    if mutations[0].startswith("document separator after keys"):
+        return "second YAML document"
+    return ""
 
 
 def scenario_case(rng, case, keys, texts):
@@ -309,10 +323,13 @@ def scenario_case(rng, case, keys, texts):
     text = texts[base]
     case.command = "analyze" if rng.random() < 0.25 else "run"
     case.what.append("%s %s" % (case.command, base))
+    mutations = []
     for _ in range(rng.choice([0, 1, 1, 1, 2, 3])):
         text, what, big = mutate_text(rng, text, keys)
+        mutations.append(what)
         case.what.append(what)
         case.big = case.big or big
+    case.must_refuse = must_refuse(mutations)
     case.files["case.yaml"] = text
     case.argv = [case.command, "in/case.yaml", "--out", "out", "-q"]
     sets, what, big = random_sets(rng, keys, rng.choice([0, 0, 1, 2, 3, 4]))
@@ -327,7 +344,7 @@ def scenario_case(rng, case, keys, texts):
             case.argv[1], argv = argv[1], []
         case.argv += argv
         case.big = case.big or big
-        case.what.append(what)
+        case.what += [what] if what else []
     case.timeout_s = 8
 
 
@@ -337,17 +354,21 @@ def study_case(rng, case, keys, texts):
     text = texts[base]
     case.command = "sweep"
     case.what.append("sweep %s" % base)
+    mutations = []
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         text, what, big = mutate_text(rng, text, keys)
+        mutations.append(what)
         case.what.append(what)
         case.big = case.big or big
     if rng.random() < 0.3:
         # A --set style key inside cross/set: a random key with a boundary or allowed value.
         key = rng.choice(sorted(keys))
         value = value_for(rng, key, keys[key])
-        text += "\nset: {%s: %s}\n" % (key, value) if "\nset:" not in text else ""
-        case.what.append("set %s: %s" % (key, value))
-        case.big = case.big or is_big(value, key)
+        if "\nset:" not in text:
+            text += "\nset: {%s: %s}\n" % (key, value)
+            case.what.append("set %s: %s" % (key, value))
+            case.big = case.big or is_big(value, key)
+    case.must_refuse = must_refuse(mutations)
     case.files["case.yaml"] = text
     case.argv = ["sweep", "in/case.yaml", "--out", "out", "-j", "1", "-q"]
     if rng.random() < 0.25:
@@ -480,11 +501,20 @@ def message_lines(err):
     return lines
 
 
+# Scenario paths that are no scenario file: a run must refuse them (exit 2).
+NOT_A_SCENARIO = ["in", "/dev/zero", "/proc/self/mem", "in/missing.yaml", "/etc/shadow-none",
+                  ""]
+
+
 def check_case(case, rc, out, err, work):
     """Findings of one finished case: a list of (kind, detail)."""
     if rc is None:
         return [] if case.big else [("timeout", "no exit after %d s" % case.timeout_s)]
     found = []
+    if case.must_refuse and rc == 0:
+        found.append(("accepted", "exit 0 with a %s" % case.must_refuse))
+    if case.command != "sweep" and case.argv[1] in NOT_A_SCENARIO and rc != 2:
+        found.append(("not-a-file", "scenario %r accepted (exit %d)" % (case.argv[1], rc)))
     if rc < 0:
         found.append(("signal", "killed by signal %d (%s)" % (-rc, signal.Signals(-rc).name)))
     elif rc not in (0, 1, 2):
@@ -520,6 +550,14 @@ KNOWN = [
     ("issue 13 items 6/10/12: memory not checked: bad_alloc", "crash-text", r"bad_alloc"),
     ("issue 13 item 7: YAML complex key: uncaught yaml-cpp exception", "crash-text",
      r"uncaught exception: yaml-cpp"),
+    ("issue 13 item 8: a folder or /proc/self/mem runs the default scenario", "not-a-file",
+     r"scenario '(in|/proc/self/mem)' accepted \(exit 0\)"),
+    ("issue 13 (smaller): duplicate YAML keys are accepted (last wins)", "accepted",
+     r"duplicate key"),
+    ("issue 13 (smaller): only the first YAML document is read", "accepted",
+     r"second YAML document"),
+    ("issue 13 (smaller): /dev/zero as a scenario is read without bound", "timeout",
+     r"run /dev/zero|analyze /dev/zero"),
     # Not in issue 13; found by this script (reported, not fixed here):
     ("new: a non-UTF-8 byte in a string value (a plot title, trace.blocks) escapes as an "
      "uncaught nlohmann type_error 316", "crash-text", r"json\.exception\.type_error\.316"),
@@ -540,7 +578,7 @@ def signature(kind, detail, err):
     """What groups findings in the summary: the kind and the first message line, digits out."""
     reports = [l for l in err.splitlines() if re.match(r"^(Error|Warning): \(", l)]
     first = (reports if kind != "exit-1" and reports else message_lines(err) or [""])[0]
-    if kind in ("output", "timeout", "exit-code", "signal"):
+    if kind != "crash-text":
         first = detail + " | " + first
     return kind + ": " + re.sub(r"\d+", "N", re.sub(r"'[^']*'", "'…'", first))[:160]
 
