@@ -130,6 +130,8 @@ def is_big(value, key=""):
     if f is None:
         return str(value).strip().startswith(("[", "{", "&", "*"))
     limit = 8 if SIZE_KEYS.search(key) else BIG
+    if key.endswith("packet_bytes") and 0 < f < 64:
+        return True  # a packet per few bytes: 16 KiB to 72 ranks is a million packets
     return f != f or abs(f) > limit or (0 < abs(f) < SMALL_MIN)
 
 
@@ -280,6 +282,51 @@ def random_sets(rng, keys, count):
     return argv, what, big
 
 
+# Plausible values by the key's unit or name, for valid combinations (first match wins).
+PLAUSIBLE = [(r"(^|\.)(a|p|h)$", [1, 2, 3, 4]), (r"\.g$", [0, 2, 3, 5, 9]),
+             (r"ranks$", [0, 1, 2, 3, 5, 8, 16, 32, 72]), (r"root$|first_terminal$", [0, 1, 5, 71]),
+             (r"vcs$", [1, 2, 3, 4]), (r"seed$", [0, 1, 2, 12345]),
+             (r"load$", [0.01, 0.1, 0.5, 0.9, 1]), (r"gib_per_s$", [0.5, 1, 5.25, 21]),
+             (r"mhz$", [100, 1000, 2000]), (r"cycles$", [0, 1, 2, 4, 50]),
+             (r"_ns$", [0, 1, 10, 100, 300, 2000]), (r"packet_bytes$", [64, 100, 512, 4096]),
+             (r"bytes", [1, 64, 512, 1024, 4096, 16384]),
+             (r"", [1, 2, 4, 8])]
+
+
+def valid_sets(rng, keys, count):
+    """`--set` arguments with allowed, plausible values (deep runs, not refusals)."""
+    pool = [k for k in sorted(keys) if not OTHER_KIND.search(k)
+            and not k.startswith(("trace.", "sim.", "topology.kind", "ragasa.model"))]
+    argv, what = [], []
+    for key in rng.sample(pool, min(count, len(pool))):
+        allowed = keys[key]
+        if isinstance(allowed, list):
+            value = rng.choice(allowed)
+        else:
+            values = next(v for pat, v in PLAUSIBLE if re.search(pat, key))
+            lo, hi = (numeric(x) for x in allowed) if allowed else (None, None)
+            values = [v for v in values if lo is None or lo <= v <= hi] or [lo]
+            value = rng.choice(values)
+        argv += format_set(key, value)
+        what.append("--set %s=%s" % (key, value))
+    return argv, what
+
+
+def valid_case(rng, case, keys, texts):
+    """run or analyze of a small shipped scenario with a valid random --set combination."""
+    base = rng.choice(["default.yaml", "ragasa/df72.yaml", "traffic/df72-uniform.yaml"])
+    case.command = "analyze" if rng.random() < 0.15 else "run"
+    case.what.append("%s %s, valid --set" % (case.command, base))
+    case.files["case.yaml"] = texts[base]
+    sets, what = valid_sets(rng, keys, rng.randint(2, 6))
+    case.argv = [case.command, "in/case.yaml", "--out", "out", "-q"] + sets
+    case.what += what
+    case.timeout_s = 8
+    # Unlimited traffic or tiny links may run long; a timeout is a finding only without them.
+    case.big = any(re.search(r"(load|bandwidth_gib_per_s|mhz)=(0\.|1$)", w) for w in what)
+    case.big = case.big or any(is_big(v.split("=", 1)[1], v.split("=", 1)[0][6:]) for v in what)
+
+
 def odd_cli(rng):
     """An unusual flag or path; returns (argv, description, big)."""
     choice = rng.randrange(8)
@@ -383,7 +430,10 @@ def make_case(seed, number, keys, texts):
     case = Case(number)
     for name in ("default.yaml", "df72.yaml"):
         case.files[name] = texts["ragasa/df72.yaml" if name == "df72.yaml" else name]
-    if rng.random() < 0.7:
+    r = rng.random()
+    if r < 0.25:
+        valid_case(rng, case, keys, texts)
+    elif r < 0.75:
         scenario_case(rng, case, keys, texts)
     else:
         study_case(rng, case, keys, texts)
