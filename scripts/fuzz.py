@@ -163,6 +163,54 @@ def key_lines(lines):
     return [i for i, l in enumerate(lines) if re.match(r"^\s*[A-Za-z_.]+\s*:", l)]
 
 
+def mutate_value(rng, lines, i, keys, op):
+    """Line i's value: an allowed value of its key ("enum"), or a boundary value."""
+    m = re.match(r"^(\s*([A-Za-z_.]+)\s*:)(.*)$", lines[i])
+    leaf = m.group(2) if m else ""
+    full = [k for k in sorted(keys) if k == leaf or k.endswith("." + leaf)]
+    if op == "enum" and full and isinstance(keys[full[0]], list):
+        value = rng.choice(keys[full[0]])  # another allowed value of this key
+    elif op == "enum":
+        enums = [v for v in keys.values() if isinstance(v, list)]
+        value = rng.choice(rng.choice(enums))  # an allowed value of another key
+    elif full and rng.random() < 0.5:
+        value = value_for(rng, full[0], keys[full[0]])
+    else:
+        value = rng.choice(BOUNDARY)
+    # Flow maps: replace one inner value instead of the whole map.
+    inner = list(re.finditer(r"([A-Za-z_]+): *([^,}]+)", m.group(3))) if m else []
+    key = m.group(2) if m else ""
+    if inner and "{" in m.group(3):
+        k = rng.choice(inner)
+        key = k.group(1)
+        line = lines[i][:m.end(1) + k.start(2)] + value + lines[i][m.end(1) + k.end(2):]
+    elif m:
+        line = m.group(1) + " " + value
+    else:
+        line = lines[i]
+    lines[i] = line
+    return "\n".join(lines), "line %d -> %r" % (i + 1, line.strip()), is_big(value, key)
+
+
+def mutate_anchor(rng, lines, i):
+    """YAML anchors and aliases: nested ones, one on line i's value, or a self alias."""
+    # Nested aliases: a small "billion laughs" (10 levels of 4).
+    depth = rng.randint(1, 10)
+    block = ["fuzz_laughs:", "  l0: &l0 [x, x, x, x]"]
+    for d in range(1, depth):
+        block.append("  l%d: &l%d [*l%d, *l%d, *l%d, *l%d]" % ((d, d) + (d - 1,) * 4))
+    if rng.random() < 0.5:
+        lines += block
+        return "\n".join(lines), "aliases %d deep at top level" % depth, depth > 6
+    m = re.match(r"^(\s*)([A-Za-z_.]+)\s*:\s*(\S.*)?$", lines[i])
+    if m and m.group(3) and not m.group(3).startswith(("{", "[")):
+        lines[i] = "%s%s: &fz %s" % (m.group(1), m.group(2), m.group(3))
+        lines.append("fuzz_alias: *fz")
+        return "\n".join(lines), "anchor on line %d, alias at the end" % (i + 1), False
+    lines.append("fuzz_self: &s [*s]")
+    return "\n".join(lines), "self alias", False
+
+
 def mutate_text(rng, text, keys):
     """One mutation of a YAML text; returns (text, description, big)."""
     lines = text.split("\n")
@@ -177,52 +225,14 @@ def mutate_text(rng, text, keys):
         lines.insert(i + 1, lines[i])
         return "\n".join(lines), "duplicate line %d" % (i + 1), False
     if op in ("value", "enum"):
-        m = re.match(r"^(\s*([A-Za-z_.]+)\s*:)(.*)$", lines[i])
-        leaf = m.group(2) if m else ""
-        full = [k for k in sorted(keys) if k == leaf or k.endswith("." + leaf)]
-        if op == "enum" and full and isinstance(keys[full[0]], list):
-            value = rng.choice(keys[full[0]])  # another allowed value of this key
-        elif op == "enum":
-            enums = [v for v in keys.values() if isinstance(v, list)]
-            value = rng.choice(rng.choice(enums))  # an allowed value of another key
-        elif full and rng.random() < 0.5:
-            value = value_for(rng, full[0], keys[full[0]])
-        else:
-            value = rng.choice(BOUNDARY)
-        # Flow maps: replace one inner value instead of the whole map.
-        inner = list(re.finditer(r"([A-Za-z_]+): *([^,}]+)", m.group(3))) if m else []
-        key = m.group(2) if m else ""
-        if inner and "{" in m.group(3):
-            k = rng.choice(inner)
-            key = k.group(1)
-            line = lines[i][:m.end(1) + k.start(2)] + value + lines[i][m.end(1) + k.end(2):]
-        elif m:
-            line = m.group(1) + " " + value
-        else:
-            line = lines[i]
-        lines[i] = line
-        return "\n".join(lines), "line %d -> %r" % (i + 1, line.strip()), is_big(value, key)
+        return mutate_value(rng, lines, i, keys, op)
     if op == "truncate":
         n = rng.randrange(0, len(text) + 1)
         return text[:n], "truncate at byte %d" % n, False
     if op == "anchor":
-        # Nested aliases: a small "billion laughs" (10 levels of 4).
-        depth = rng.randint(1, 10)
-        block = ["fuzz_laughs:", "  l0: &l0 [x, x, x, x]"]
-        for d in range(1, depth):
-            block.append("  l%d: &l%d [*l%d, *l%d, *l%d, *l%d]" % ((d, d) + (d - 1,) * 4))
-        if rng.random() < 0.5:
-            lines += block
-            return "\n".join(lines), "aliases %d deep at top level" % depth, depth > 6
-        m = re.match(r"^(\s*)([A-Za-z_.]+)\s*:\s*(\S.*)?$", lines[i])
-        if m and m.group(3) and not m.group(3).startswith(("{", "[")):
-            lines[i] = "%s%s: &fz %s" % (m.group(1), m.group(2), m.group(3))
-            lines.append("fuzz_alias: *fz")
-            return "\n".join(lines), "anchor on line %d, alias at the end" % (i + 1), False
-        lines.append("fuzz_self: &s [*s]")
-        return "\n".join(lines), "self alias", False
+        return mutate_anchor(rng, lines, i)
     if op == "bytes":
-        data = bytearray(text.encode())
+        data = bytearray(text.encode("latin-1"))
         for _ in range(rng.randint(1, 8)):
             pos = rng.randrange(0, len(data) + 1)
             data[pos:pos] = bytes([rng.randrange(256)])
@@ -538,7 +548,8 @@ def check_outputs(out_dir, exit_ok, command):
     return problems
 
 
-SYSTEMC_LINE = re.compile(r"^(Warning|Info|Error): \(\w\d+\)|^In (file|process): |^\s*$")
+# A SystemC report, also when bcastsim only passes it on ("simulation error at 0 s: Warning:").
+SYSTEMC_LINE = re.compile(r"(Warning|Info|Error): \(\w\d+\)|^In (file|process): |^\s*$")
 
 
 def message_lines(err):
@@ -630,7 +641,9 @@ def signature(kind, detail, err):
     """What groups findings in the summary: the kind and the first message line, digits out."""
     reports = [l for l in err.splitlines() if re.match(r"^(Error|Warning): \(", l)]
     first = (reports if kind != "exit-1" and reports else message_lines(err) or [""])[0]
-    if kind != "crash-text":
+    if kind in ("accepted", "not-a-file", "timeout"):
+        first = detail
+    elif kind != "crash-text":
         first = detail + " | " + first
     return kind + ": " + re.sub(r"\d+", "N", re.sub(r"'[^']*'", "'…'", first))[:160]
 
@@ -708,7 +721,8 @@ def report(args, results, elapsed_s):
 def load_texts():
     texts = {}
     for name in SCENARIOS + STUDIES:
-        with open(os.path.join(EXPERIMENTS, name), encoding="utf-8") as f:
+        # Latin-1 keeps every byte as one character: files are written back byte for byte.
+        with open(os.path.join(EXPERIMENTS, name), encoding="latin-1") as f:
             texts[name] = shrink(f.read())
     return texts
 
