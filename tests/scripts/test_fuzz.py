@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""scripts/fuzz.py's checks catch what they claim to (issue 13): a fuzzer whose checks pass
+everything would look green while finding nothing. Standard library only."""
+
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "scripts"))
+import fuzz  # noqa: E402
+
+
+def result(injected, delivered, units=None, ranks=72, complete=72):
+    d = {"packets": {"injected": injected, "delivered": delivered},
+         "collective": {"algorithm": "binomial", "ranks": ranks, "ranks_complete": complete}}
+    if units:
+        d["ragasa"] = {"units": {"packets_in": units[0], "packets_out": units[1]}}
+    return d
+
+
+def case(big=False, timeout_s=8):
+    c = fuzz.Case(0)
+    c.argv = ["run", "in/case.yaml", "--out", "out", "-q"]
+    c.big = big
+    c.timeout_s = timeout_s
+    return c
+
+
+def kinds(found):
+    return [kind for kind, _ in found]
+
+
+class CheckResult(unittest.TestCase):
+    def test_balanced_runs_pass(self):
+        self.assertEqual(fuzz.check_result(result(2272, 2272)), [])
+        # Ragasa on df72: the root's 32 packets and 36 Mini Packets enter; the units take in
+        # 1188 and send 3392 copies; 2272 reach the 71 receivers.
+        self.assertEqual(fuzz.check_result(result(68, 2272, units=(1188, 3392))), [])
+
+    def test_lost_packet_is_found(self):
+        self.assertIn("conservation", fuzz.check_result(result(2272, 2271))[0])
+        self.assertIn("conservation", fuzz.check_result(result(68, 2272, (1187, 3392)))[0])
+
+    def test_incomplete_rank_and_missing_fields_are_found(self):
+        self.assertIn("ranks complete", fuzz.check_result(result(10, 10, complete=71))[0])
+        self.assertIn("no packets", fuzz.check_result({"collective": {}})[0])
+
+    def test_traffic_balance(self):
+        d = result(10, 10)
+        d["traffic"] = {"messages_offered": 5, "messages_sent": 4, "dropped_at_source": 0,
+                        "messages_delivered": 3}
+        self.assertEqual(len(fuzz.check_result(d)), 2)
+
+
+class CheckOutputs(unittest.TestCase):
+    def test_half_written_and_temporary_files_are_found(self):
+        with tempfile.TemporaryDirectory() as out:
+            with open(os.path.join(out, "result.json"), "w") as f:
+                f.write('{"packets": {"injected": 1')
+            open(os.path.join(out, "result.json.tmp"), "w").close()
+            problems = fuzz.check_outputs(out, True, "run")
+            self.assertTrue(any("half-written result.json" in p for p in problems))
+            self.assertTrue(any("temporary" in p for p in problems))
+
+    def test_sweep_point_killed_by_a_signal_is_found(self):
+        with tempfile.TemporaryDirectory() as out:
+            point = os.path.join(out, "points", "0000")
+            os.makedirs(point)
+            with open(os.path.join(point, "status.json"), "w") as f:
+                json.dump({"status": "failed", "exit_code": 136, "error": "signal 8"}, f)
+            self.assertIn("point exit 136", fuzz.check_outputs(out, False, "sweep")[0])
+
+    def test_good_run_passes(self):
+        with tempfile.TemporaryDirectory() as out:
+            with open(os.path.join(out, "result.json"), "w") as f:
+                json.dump(result(4, 4), f)
+            self.assertEqual(fuzz.check_outputs(out, True, "run"), [])
+
+
+class CheckCase(unittest.TestCase):
+    def check(self, rc, err="", out="", c=None):
+        with tempfile.TemporaryDirectory() as work:
+            return kinds(fuzz.check_case(c or case(), rc, out, err, work))
+
+    def test_exit_codes(self):
+        self.assertEqual(self.check(-8), ["signal"])
+        self.assertEqual(self.check(134, "x: y"), ["exit-code"])
+        self.assertEqual(self.check(0), [])
+
+    def test_exit_2_must_name_the_input(self):
+        self.assertEqual(self.check(2, ""), ["exit-2-unnamed"])
+        self.assertEqual(self.check(2, "bcastsim: error: something went wrong"),
+                         ["exit-2-unnamed"])
+        self.assertEqual(self.check(2, "bcastsim: error: collective.bytes = 'x' is not valid; "
+                                       "allowed: an integer in [0, 2^36]"), [])
+
+    def test_exit_1_must_say_more_than_systemc(self):
+        w571 = ("\nWarning: (W571) no activity or clock movement for sc_start() invocation\n"
+                "In file: kernel/sc_simcontext.cpp:1742\n")
+        self.assertEqual(self.check(1, "", w571), ["exit-1-systemc-only"])
+        self.assertEqual(self.check(1, "bcastsim: stalled: router_3 port 2 VC 0 waits"), [])
+
+    def test_uncaught_exceptions_are_found(self):
+        self.assertEqual(self.check(1, "", "Error: (E549) uncaught exception: yaml-cpp: bad"),
+                         ["crash-text"])
+        self.assertIn("crash-text", self.check(-6, "terminate called after throwing"))
+
+    def test_timeout_counts_only_for_small_input(self):
+        self.assertEqual(self.check(None), ["timeout"])
+        self.assertEqual(self.check(None, c=case(big=True)), [])
+
+    def test_known_defects_are_classified(self):
+        self.assertTrue(fuzz.classify("crash-text", "uncaught exception",
+                                      "Error: (E549) uncaught exception: yaml-cpp: x", []))
+        self.assertIsNone(fuzz.classify("signal", "killed by signal 11 (SIGSEGV)", "", []))
+
+
+class Cases(unittest.TestCase):
+    def test_shrink_keeps_cases_small(self):
+        text = fuzz.shrink("topology: {kind: dragonfly, a: 16, p: 8, h: 8}\n"
+                           "cross:\n  collective.bytes: [1024, 2048, 4096]\n"
+                           "  x: {from: 512, to: 65536, times: 2}\nreplicates: 3\n")
+        self.assertIn("a: 4, p: 2, h: 2", text)
+        self.assertIn("[1024]", text)
+        self.assertIn("from: 512, to: 512", text)
+        self.assertIn("replicates: 1", text)
+
+    def test_a_case_is_the_same_for_the_same_seed_and_number(self):
+        keys = {"collective.bytes": ("0", "6.87195e+10"), "routing.kind": ["minimal", "adaptive"]}
+        texts = fuzz.load_texts()
+        a = fuzz.make_case("5", 17, keys, texts)
+        b = fuzz.make_case("5", 17, keys, texts)
+        self.assertEqual((a.argv, a.files, a.what), (b.argv, b.files, b.what))
+
+    def test_big_values(self):
+        self.assertTrue(fuzz.is_big("4294967297"))
+        self.assertTrue(fuzz.is_big("64", "topology.a"))
+        self.assertFalse(fuzz.is_big("64", "collective.bytes"))
+        self.assertFalse(fuzz.is_big("minimal"))
+
+
+if __name__ == "__main__":
+    unittest.main()
