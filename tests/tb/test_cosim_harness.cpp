@@ -438,3 +438,40 @@ BOOST_AUTO_TEST_CASE(cli_replay_fields_out_of_range_exit_2) {
   BOOST_TEST(t.code == 2, t.output);
   BOOST_TEST(contains(t.output, "twice.jsonl:5: data packet recorded twice at unit_1"), t.output);
 }
+
+// Issue 13: `cosim --replay ''` ran the random stimulus instead.
+BOOST_AUTO_TEST_CASE(cli_empty_replay_name_exits_2) {
+  const test::outcome o = run_cli("cosim --replay ''");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "--replay needs a file name"), o.output);
+  BOOST_TEST(!contains(o.output, "PASS"), o.output);
+}
+
+// Issue 13 (CI): --seeds runs a seed range, one line per seed with what it exercised, a
+// summary, and the JSON of every seed; bad ranges exit 2.
+BOOST_AUTO_TEST_CASE(cli_seed_range_with_coverage) {
+  const std::string dir = fresh_dir();
+  const test::outcome o =
+      run_cli("cosim --seeds 3-5 --random-cycles 3000 --json " + dir + "/seeds.json");
+  BOOST_TEST(o.code == 0, o.output);
+  for (const char* line : {"seed 3: PASS; coverage: contended picks ", "seed 4: PASS",
+                           "seed 5: PASS", "seeds 3-5 (systemc): 3 passed, 0 failed"})
+    BOOST_TEST(contains(o.output, line), o.output);
+  BOOST_TEST(contains(o.output, "memory stall "), o.output);
+  BOOST_TEST(contains(o.output, "table hits "), o.output);
+  const nlohmann::json j = load_json(dir + "/seeds.json");
+  BOOST_REQUIRE(j["seeds"].size() == 3u);
+  BOOST_TEST(j["seeds"][1]["seed"].get<uint64_t>() == 4u);
+  BOOST_TEST(j["seeds"][1]["ok"].get<bool>());
+  for (const char* k : {"contended_picks", "memory_stall_cycles", "rx_queue_full_cycles",
+                        "work_queue_full", "send_queue_full", "table_hits", "shared_batches"})
+    BOOST_TEST(j["seeds"][1]["coverage"].contains(k), k);
+  const test::outcome one = run_cli("cosim --seed 4 --random-cycles 3000");
+  BOOST_TEST(contains(one.output, "coverage: contended picks "), one.output);
+  for (const char* bad : {"--seeds 5-2", "--seeds x", "--seeds 1-20000", "--seeds -3",
+                          "--seeds 1-2 --seed 3", "--seeds 1-2 --replay f.jsonl"}) {
+    const test::outcome b = run_cli(std::string("cosim ") + bad);
+    BOOST_TEST(b.code == 2, bad << " -> " << b.code << ": " << b.output);
+    BOOST_TEST(contains(b.output, "--seed"), bad << ": " << b.output);
+  }
+}
