@@ -475,3 +475,17 @@ BOOST_AUTO_TEST_CASE(cli_seed_range_with_coverage) {
     BOOST_TEST(contains(b.output, "--seed"), bad << ": " << b.output);
   }
 }
+
+// Issue 13: --record-unit-inputs with a run that has no Bcast Unit is refused (exit 2, no
+// file), not an empty recording and exit 0.
+BOOST_AUTO_TEST_CASE(cli_record_unit_inputs_needs_a_ragasa_run) {
+  const std::string dir = fresh_dir();
+  for (const char* set : {"", " --set collective.algorithm=none --set traffic.kind=uniform"}) {
+    const test::outcome o =
+        run_cli("run -q --out " + dir + " --record-unit-inputs " + dir + "/u.jsonl" + set);
+    BOOST_TEST(o.code == 2, set << ": " << o.output);
+    BOOST_TEST(contains(o.output, "--record-unit-inputs needs a Ragasa run"), o.output);
+    BOOST_TEST(!std::filesystem::exists(dir + "/u.jsonl"));
+    BOOST_TEST(!std::filesystem::exists(dir + "/result.json"));
+  }
+}
