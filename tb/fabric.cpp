@@ -24,8 +24,9 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
     rparams.attached = offloads.back()->router_attachment();
   } else if (!record_unit_inputs.empty()) {
     throw config_error("--record-unit-inputs",
-                       "--record-unit-inputs records what enters offload units; collective."
-                       "algorithm = " + s.algorithm + " uses no offload family");
+                       "--record-unit-inputs needs a Ragasa run (collective.algorithm = ragasa): "
+                       "it records what enters the Bcast Units; collective.algorithm = " +
+                           s.algorithm + " uses no offload unit");
   }
   routers.reserve(nr);
   for (uint32_t r = 0; r < nr; ++r) {

@@ -252,13 +252,19 @@ CLI::App* add_cosim(CLI::App& app, tb::cosim::command_options& co) {
   cosim->add_option("--dut", co.dut,
                     "the model under test: systemc (a self-check), rtl, rtl-fault-unfair, "
                     "rtl-fault-early-free (default: systemc)");
-  cosim->add_option("--seed", co.seed, "seed of the random stimulus (default: 1)");
+  CLI::Option* seed =
+      cosim->add_option("--seed", co.seed, "seed of the random stimulus (default: 1)");
+  CLI::Option* seeds = cosim->add_option(
+      "--seeds", co.seeds,
+      "a seed range A-B: each seed in its own process, one line per seed with its coverage");
+  seeds->excludes(seed);
   CLI::Option* cycles = cosim->add_option("--random-cycles", co.random_cycles,
                                           "clock cycles of random stimulus (default: 30000)");
   cosim
       ->add_option("--replay", co.replay,
                    "replay what entered every unit in a `run --record-unit-inputs` file")
-      ->excludes(cycles);
+      ->excludes(cycles)
+      ->excludes(seeds);
   cosim->add_option("--tolerance-cycles", co.tolerance_cycles,
                     "timing tolerance of the model against the DUT, in clock cycles (default: " +
                         std::to_string(tb::cosim::default_tolerance_cycles) + ")");

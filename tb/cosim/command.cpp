@@ -6,15 +6,49 @@
 #include "hw/ragasa/bcast_unit_rtl.h"
 #endif
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <ostream>
+#include <sstream>
 
 namespace bcastsim::tb::cosim {
 
-int run_command(const command_options& o, std::ostream& out, std::ostream& err) {
-  using hw::ragasa::unit_model;
-  unit_model model{};
+namespace {
+
+using hw::ragasa::unit_model;
+
+// Exit code of a fault build's run that passed without its fault's condition occurring:
+// neither caught (1) nor a miss of the scoreboard (0).
+constexpr int k_not_exercised = 3;
+
+struct seed_range {
+  uint64_t first = 0, last = 0;
+};
+
+// "A-B" or "A", A <= B, at most max_seeds seeds.
+bool parse_seeds(const std::string& text, seed_range& r) {
+  const size_t dash = text.find('-');
+  auto number = [](const std::string& t, uint64_t& v) {
+    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || t.size() > 19)
+      return false;
+    v = std::stoull(t);
+    return true;
+  };
+  if (!number(text.substr(0, dash), r.first)) return false;
+  r.last = r.first;
+  if (dash != std::string::npos && !number(text.substr(dash + 1), r.last)) return false;
+  return r.first <= r.last && r.last - r.first < max_seeds;
+}
+
+// Checks the options that need no stimulus; 0 or the exit code.
+int check_options(const command_options& o, unit_model& model, seed_range& seeds,
+                  std::ostream& err) {
   if (!hw::ragasa::parse_unit_model(o.dut, model)) {
     std::string allowed;
     for (const std::string& n : hw::ragasa::unit_model_names())
@@ -29,19 +63,33 @@ int run_command(const command_options& o, std::ostream& out, std::ostream& err) 
            "configure with Verilator installed and BCASTSIM_WITH_VERILATOR=ON)\n";
     return 2;
   }
+  if (o.replay && o.replay->empty()) {  // else it would run the random stimulus instead
+    err << "bcastsim: error: --replay needs a file name (a `bcastsim run --record-unit-inputs` "
+           "recording); got ''\n";
+    return 2;
+  }
   // The stimulus is drawn cycle by cycle into memory: a bound keeps a typo (or -1, which
   // the option reads as 2^64 - 1) from allocating until the machine gives out.
-  if (o.replay.empty() && (o.random_cycles == 0 || o.random_cycles > max_random_cycles)) {
+  if (!o.replay && (o.random_cycles == 0 || o.random_cycles > max_random_cycles)) {
     err << "bcastsim: error: --random-cycles must be 1 to " << max_random_cycles << "\n";
     return 2;
   }
+  if (!o.seeds.empty() && !parse_seeds(o.seeds, seeds)) {
+    err << "bcastsim: error: --seeds '" << o.seeds << "' is not a seed range; allowed: A-B or A "
+        << "with 0 <= A <= B < 2^64 and at most " << max_seeds << " seeds\n";
+    return 2;
+  }
+  return 0;
+}
 
-  std::vector<stimulus> stimuli;
-  if (o.replay.empty()) {
+// The stimuli: the random one of o.seed or the replay; 0 or the exit code.
+int make_stimuli(const command_options& o, unit_model model, std::vector<stimulus>& stimuli,
+                 std::ostream& err) {
+  if (!o.replay) {
     stimuli.push_back(random_stimulus(o.seed, o.random_cycles));
   } else {
     try {
-      stimuli = load_replay(o.replay);
+      stimuli = load_replay(*o.replay);
     } catch (const replay_error& e) {
       err << "bcastsim: error: --replay " << e.what() << "\n";
       return 2;
@@ -52,14 +100,41 @@ int run_command(const command_options& o, std::ostream& out, std::ostream& err) 
     for (const stimulus& s : stimuli) {
       const std::string why = hw::ragasa::rtl_params_error(s.params);
       if (!why.empty()) {
-        err << "bcastsim: error: " << (o.replay.empty() ? "the random stimulus" : o.replay) << " ("
+        err << "bcastsim: error: " << (o.replay ? *o.replay : "the random stimulus") << " ("
             << s.name << "): " << why << "\n";
         return 2;
       }
     }
   }
+#else
+  (void)model;
 #endif
+  return 0;
+}
 
+// One line of a seed range: the verdict, where it diverged first, and the coverage.
+void print_seed_line(std::ostream& out, uint64_t seed, const report& r, const coverage& c,
+                     const std::string& missing) {
+  out << "seed " << seed << ": ";
+  if (r.first.found) {
+    out << "FAIL (" << r.divergences << " divergences, the first " << r.first.kind << " at "
+        << r.first.t_ps / 1000.0 << " ns, stage " << to_string(r.first.where) << ")";
+  } else if (!r.incomplete.empty()) {
+    out << "FAIL (the reference did not finish)";
+  } else {
+    out << (missing.empty() ? "PASS" : "NOT EXERCISED (" + missing + ")");
+  }
+  out << "; coverage: ";
+  print(out, c);
+  out << "\n";
+}
+
+// Simulates the stimuli (in this process: once per process) and reports; the exit code.
+// `seed_line`: only the one line of a seed range; `json`: the report goes there too.
+int simulate(const command_options& o, unit_model model, bool seed_line, nlohmann::json* json,
+             std::ostream& out, std::ostream& err) {
+  std::vector<stimulus> stimuli;
+  if (const int code = make_stimuli(o, model, stimuli, err)) return code;
   if (!o.vcd_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(o.vcd_dir, ec);
@@ -69,19 +144,128 @@ int run_command(const command_options& o, std::ostream& out, std::ostream& err) 
       return 2;
     }
   }
-
   cosim_options co;
   co.dut = model;
   co.tolerance_cycles = o.tolerance_cycles;
   co.vcd_dir = o.vcd_dir;
-  const report r = run_cosim(stimuli, co);
-  if (!o.quiet || !r.ok()) {
-    if (o.replay.empty()) out << "stimulus " << summary(stimuli.front()) << "\n";
+  coverage cover;
+  const report r = run_cosim(stimuli, co, &cover);
+  const std::string missing = r.ok() ? fault_condition_missing(model, cover) : std::string();
+  if (seed_line) {
+    print_seed_line(out, o.seed, r, cover, missing);
+  } else if (!o.quiet || !r.ok() || !missing.empty()) {
+    if (!o.replay) out << "stimulus " << summary(stimuli.front()) << "\n";
+    out << "coverage: ";
+    print(out, cover);
+    out << "\n";
     print(out, r);
+    if (!missing.empty()) out << "NOT EXERCISED: " << o.dut << ": " << missing << "\n";
   }
-  // Whole or not at all (a config_error: exit 2 naming --json).
-  if (!o.json_file.empty()) write_file_atomically(o.json_file, to_json(r).dump(2) + "\n", "--json");
-  return r.ok() ? 0 : 1;
+  if (json) {
+    *json = to_json(r);
+    if (!o.replay) (*json)["seed"] = o.seed;
+    (*json)["coverage"] = to_json(cover);
+    (*json)["fault_condition_missing"] = missing;
+  }
+  if (!r.ok()) return 1;
+  return missing.empty() ? 0 : k_not_exercised;
+}
+
+// Whole or not at all (atomic_file); a failed write exits 2 naming --json.
+int write_json_file(const nlohmann::json& j, const std::string& file, std::ostream& err) {
+  try {
+    write_file_atomically(file, j.dump(2) + "\n", "--json");
+  } catch (const std::exception& e) {
+    err << "bcastsim: error: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+// Runs one seed of a range in a child process (SystemC elaborates one design per process):
+// it prints its line and sends its JSON report through a pipe. Returns its exit code, or
+// -1 (with `json` empty) when it died.
+int run_seed_process(const command_options& o, unit_model model, uint64_t seed,
+                     nlohmann::json& json, std::ostream& out, std::ostream& err) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  out.flush();
+  err.flush();
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    close(fds[0]);
+    command_options one = o;
+    one.seed = seed;
+    nlohmann::json j;
+    const int code = simulate(one, model, true, &j, out, err);
+    const std::string text = j.dump();
+    for (size_t done = 0; done < text.size();) {
+      const ssize_t n = write(fds[1], text.data() + done, text.size() - done);
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    out.flush();
+    err.flush();
+    std::_Exit(code);  // no SystemC teardown
+  }
+  close(fds[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;)
+    text.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status)) return -1;
+  if (!text.empty()) json = nlohmann::json::parse(text, nullptr, false);
+  return WEXITSTATUS(status);
+}
+
+// --seeds: one line per seed, then a summary; exit 1 if a seed failed, else 3 if a fault's
+// condition was missed at a seed, else 0.
+int run_seeds(const command_options& o, unit_model model, const seed_range& seeds,
+              std::ostream& out, std::ostream& err) {
+  uint64_t passed = 0, failed = 0, missed = 0;
+  nlohmann::json all = nlohmann::json::array();
+  for (uint64_t seed = seeds.first;; ++seed) {
+    nlohmann::json j;
+    const int code = run_seed_process(o, model, seed, j, out, err);
+    if (code == 2) return 2;  // bad input: the same at every seed
+    if (code < 0) {
+      err << "bcastsim: error: --seeds: the co-simulation of seed " << seed
+          << " died without a report\n";
+      ++failed;
+    }
+    passed += code == 0;
+    failed += code == 1;
+    missed += code == k_not_exercised;
+    all.push_back(j);
+    if (seed == seeds.last) break;
+  }
+  out << "seeds " << seeds.first << "-" << seeds.last << " (" << o.dut << "): " << passed
+      << " passed, " << failed << " failed, " << missed << " did not exercise the fault\n";
+  if (!o.json_file.empty()) {
+    if (const int code = write_json_file({{"dut", o.dut}, {"seeds", all}}, o.json_file, err))
+      return code;
+  }
+  if (failed) return 1;
+  return missed ? k_not_exercised : 0;
+}
+
+}  // namespace
+
+int run_command(const command_options& o, std::ostream& out, std::ostream& err) {
+  unit_model model{};
+  seed_range seeds;
+  if (const int code = check_options(o, model, seeds, err)) return code;
+  if (!o.seeds.empty()) return run_seeds(o, model, seeds, out, err);
+  nlohmann::json j;
+  const int code = simulate(o, model, false, o.json_file.empty() ? nullptr : &j, out, err);
+  if (code != 2 && !o.json_file.empty()) {
+    if (const int wrote = write_json_file(j, o.json_file, err)) return wrote;
+  }
+  return code;
 }
 
 }  // namespace bcastsim::tb::cosim

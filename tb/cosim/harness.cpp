@@ -1,5 +1,5 @@
-#include "hw/ragasa/packet_fields.h"
 #include "tb/cosim/harness.h"
+#include "hw/ragasa/packet_fields.h"
 
 #include "tlm/packet_pool.h"
 #include "tlm/timed_queue.h"
@@ -384,7 +384,8 @@ class harness final : public sc_core::sc_module {
 
 }  // namespace
 
-report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& options) {
+report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& options,
+                 coverage* cover) {
   harness h("cosim", stimuli, options);
   const std::string dut_name = hw::ragasa::to_string(options.dut);
   report r;
@@ -443,6 +444,7 @@ report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& opti
     sb.compare(p->stim.name, p->stim.period_ps(), p->ref_log.log, p->dut_log.log);
     sb.compare_end(p->stim.name, end_ps, p->end(*p->ref, p->ref_driver),
                    p->end(*p->dut, p->dut_driver));
+    if (cover) cover->add(measure(p->stim, p->ref_log.log, *p->ref));
   }
   report& out = sb.result();
   out.dut = dut_name;

@@ -24,6 +24,7 @@
 #pragma once
 
 #include "hw/ragasa/unit_factory.h"
+#include "tb/cosim/coverage.h"
 #include "tb/cosim/scoreboard.h"
 #include "tb/cosim/stimulus.h"
 
@@ -49,6 +50,8 @@ inline constexpr uint32_t default_tolerance_cycles = 4;
 // scoreboard's report. Waveforms (options.vcd_dir): the references in vcd_dir/cosim_ref.vcd
 // (SystemC VCD, one scope per pair); a SystemC DUT in vcd_dir/cosim_dut.vcd; an RTL DUT writes
 // its own Verilator VCD, vcd_dir/cosim_dut_<pair>.rtl.vcd (trace_window::own_vcd_dir).
-report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& options);
+// `cover`, when given, receives what the reference exercised, summed over the units.
+report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& options,
+                 coverage* cover = nullptr);
 
 }  // namespace bcastsim::tb::cosim

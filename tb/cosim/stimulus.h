@@ -74,7 +74,11 @@ struct stimulus {
   uint64_t packets(tlm_net::packet_kind kind) const;
 };
 
-// Bad replay input: `what()` names the file and the line.
+// The latest time a replay may reach, in clock cycles of its unit (the harness would poll
+// for ever toward a time like 2^64 - 1 ps); the same bound as --random-cycles.
+inline constexpr uint64_t max_replay_cycles = 100000000;
+
+// Bad replay input: `what()` names the file, the line, the field and its allowed values.
 struct replay_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -89,7 +93,8 @@ std::string summary(const stimulus& s);
 stimulus random_stimulus(uint64_t seed, uint64_t cycles);
 
 // The stimuli of a recording, one per unit that received packets, in recording order of
-// the units. Throws replay_error naming the file and the line.
+// the units. Every field is checked against its range (replay.cpp); throws replay_error
+// naming the file, the line and the field.
 std::vector<stimulus> load_replay(const std::string& path);
 
 // JSON forms shared by the recorder and the loader (keys are the struct members' names).

@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -325,4 +326,166 @@ BOOST_AUTO_TEST_CASE(cli_self_check_is_deterministic_with_waveforms_and_json) {
   const test::outcome quiet = run_cli("cosim --seed 11 --random-cycles 2000 -q");
   BOOST_TEST(quiet.code == 0);
   BOOST_TEST(quiet.output.empty(), quiet.output);
+}
+
+namespace {
+
+// A valid replay of one unit: its Mini Packet and one data packet of collective 7. `edit`
+// changes one line before it is written: line 0 the unit, 1 the membership, 2 and 3 packets.
+std::string write_replay(const std::string& file,
+                         const std::function<void(std::vector<nlohmann::json>&)>& edit) {
+  std::vector<nlohmann::json> lines;
+  lines.push_back({{"type", "unit"},
+                   {"unit", "unit_1"},
+                   {"router", 1},
+                   {"terminal", 2},
+                   {"params", to_json(hw::ragasa::bcast_unit_params{})},
+                   {"port", {{"bandwidth_gib_per_s", 21.0}, {"latency_ns", 1.0}}},
+                   {"credit_delay_ps", 5000}});
+  lines.push_back({{"type", "membership"},
+                   {"unit", "unit_1"},
+                   {"collective_id", 7},
+                   {"children", {{0, 4294967295u}, {1, 4294967295u}}}});
+  arrival mp;
+  mp.kind = tlm_net::packet_kind::control;
+  mp.src = 3;
+  mp.dst = 2;
+  mp.unit_router = 1;
+  mp.collective_id = 7;
+  mp.count = 1;
+  mp.size_bytes = mp.msg_bytes = 24;
+  mp.head_ps = mp.tail_ps = 1000;
+  arrival data = mp;
+  data.kind = tlm_net::packet_kind::data;
+  data.src = 5;
+  data.size_bytes = data.msg_bytes = 512;
+  data.send_ps = 2000;
+  data.head_ps = 3000;
+  data.tail_ps = 26000;
+  for (const arrival& a : {mp, data}) {
+    nlohmann::json j = to_json(a);
+    j["type"] = "packet";
+    j["unit"] = "unit_1";
+    lines.push_back(j);
+  }
+  edit(lines);
+  std::ofstream out(file);
+  for (const nlohmann::json& j : lines) out << j.dump() << "\n";
+  return file;
+}
+
+}  // namespace
+
+// Issue 13, reproduction 12: every field of a replay file is checked against its range; a
+// bad one exits 2 naming the file, the line, the field and the allowed values (it used to
+// exit 1, pass after wrapping around, throw bad_alloc or never end).
+BOOST_AUTO_TEST_CASE(cli_replay_fields_out_of_range_exit_2) {
+  const std::string dir = fresh_dir();
+  const test::outcome good =
+      run_cli("cosim --replay " + write_replay(dir + "/good.jsonl", [](auto&) {}));
+  BOOST_TEST(good.code == 0, good.output);
+  struct bad_case {
+    size_t line;
+    const char* key;  // "a.b": a nested key
+    nlohmann::json value;
+    std::vector<std::string> texts;
+  };
+  const uint64_t max64 = ~uint64_t{0};
+  const std::vector<bad_case> cases = {
+      {0, "params.rx_queues", 0, {":1: params.rx_queues = 0", "allowed: integers 1 to 1024"}},
+      {0, "params.vcs", -1, {"params.vcs = -1", "allowed: integers 1 to 64"}},
+      {0, "params.input_buffer_bytes", 0, {"params.input_buffer_bytes = 0", "512 to"}},
+      {0, "params.output_buffer_bytes", 100, {"params.output_buffer_bytes = 100"}},
+      {0, "params.clock_mhz", 1e308, {"params.clock_mhz = 1e+308", "allowed: 0.001 to"}},
+      {0, "params.working_memory_bytes", 1.5, {"params.working_memory_bytes = 1.5"}},
+      {0, "port.latency_ns", -1, {"port.latency_ns = -1"}},
+      {0, "port.bandwidth_gib_per_s", 0, {"port.bandwidth_gib_per_s = 0"}},
+      {0, "credit_delay_ps", max64, {"credit_delay_ps = 18446744073709551615"}},
+      {1, "children", {{-1, 0}}, {":2: children = [-1,0]"}},
+      {3, "tail_ps", -1, {":4: tail_ps = -1", "allowed: integers 3000 to"}},
+      {3, "t_ps", max64, {"head_ps = 3000", "allowed: integers 18446744073709551615"}},
+      {3, "count", 0, {"count = 0", "allowed: integers 1 to"}},
+      {3, "index", 1, {"index = 1", "allowed: integers 0 to 0"}},
+      {3, "size_bytes", 513, {"size_bytes = 513", "allowed: 1 to 512"}},
+      {3, "kind", "bulk", {"kind = \"bulk\"", "allowed: data, control"}},
+  };
+  for (const bad_case& c : cases) {
+    const std::string file = write_replay(dir + "/bad.jsonl", [&](std::vector<nlohmann::json>& l) {
+      const std::string key = c.key;
+      const size_t dot = key.find('.');
+      if (dot == std::string::npos) {
+        l[c.line][key] = c.value;
+        if (key == "size_bytes") l[c.line]["msg_bytes"] = c.value;  // still >= size_bytes
+      } else {
+        l[c.line][key.substr(0, dot)][key.substr(dot + 1)] = c.value;
+      }
+    });
+    const test::outcome o = run_cli("cosim --replay " + file);
+    BOOST_TEST(o.code == 2, c.key << " -> " << o.code << ": " << o.output);
+    BOOST_TEST(contains(o.output, "--replay " + file + ":"), o.output);
+    for (const std::string& t : c.texts)
+      BOOST_TEST(contains(o.output, t), c.key << ": " << o.output);
+  }
+  // Times that would never be reached (2^64 - 1 ps), and a data packet recorded twice.
+  const std::string late = write_replay(
+      dir + "/late.jsonl", [&](auto& l) { l[3]["head_ps"] = l[3]["tail_ps"] = max64; });
+  const test::outcome o = run_cli("cosim --replay " + late);
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "tail_ps = 18446744073709551615"), o.output);
+  BOOST_TEST(contains(o.output, "100000000 cycles of unit_1's clock"), o.output);
+  const std::string twice = write_replay(dir + "/twice.jsonl", [](auto& l) { l.push_back(l[3]); });
+  const test::outcome t = run_cli("cosim --replay " + twice);
+  BOOST_TEST(t.code == 2, t.output);
+  BOOST_TEST(contains(t.output, "twice.jsonl:5: data packet recorded twice at unit_1"), t.output);
+}
+
+// Issue 13: `cosim --replay ''` ran the random stimulus instead.
+BOOST_AUTO_TEST_CASE(cli_empty_replay_name_exits_2) {
+  const test::outcome o = run_cli("cosim --replay ''");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "--replay needs a file name"), o.output);
+  BOOST_TEST(!contains(o.output, "PASS"), o.output);
+}
+
+// Issue 13 (CI): --seeds runs a seed range, one line per seed with what it exercised, a
+// summary, and the JSON of every seed; bad ranges exit 2.
+BOOST_AUTO_TEST_CASE(cli_seed_range_with_coverage) {
+  const std::string dir = fresh_dir();
+  const test::outcome o =
+      run_cli("cosim --seeds 3-5 --random-cycles 3000 --json " + dir + "/seeds.json");
+  BOOST_TEST(o.code == 0, o.output);
+  for (const char* line : {"seed 3: PASS; coverage: contended picks ", "seed 4: PASS",
+                           "seed 5: PASS", "seeds 3-5 (systemc): 3 passed, 0 failed"})
+    BOOST_TEST(contains(o.output, line), o.output);
+  BOOST_TEST(contains(o.output, "memory stall "), o.output);
+  BOOST_TEST(contains(o.output, "table hits "), o.output);
+  const nlohmann::json j = load_json(dir + "/seeds.json");
+  BOOST_REQUIRE(j["seeds"].size() == 3u);
+  BOOST_TEST(j["seeds"][1]["seed"].get<uint64_t>() == 4u);
+  BOOST_TEST(j["seeds"][1]["ok"].get<bool>());
+  for (const char* k : {"contended_picks", "memory_stall_cycles", "rx_queue_full_cycles",
+                        "work_queue_full", "send_queue_full", "table_hits", "shared_batches"})
+    BOOST_TEST(j["seeds"][1]["coverage"].contains(k), k);
+  const test::outcome one = run_cli("cosim --seed 4 --random-cycles 3000");
+  BOOST_TEST(contains(one.output, "coverage: contended picks "), one.output);
+  for (const char* bad : {"--seeds 5-2", "--seeds x", "--seeds 1-20000", "--seeds -3",
+                          "--seeds 1-2 --seed 3", "--seeds 1-2 --replay f.jsonl"}) {
+    const test::outcome b = run_cli(std::string("cosim ") + bad);
+    BOOST_TEST(b.code == 2, bad << " -> " << b.code << ": " << b.output);
+    BOOST_TEST(contains(b.output, "--seed"), bad << ": " << b.output);
+  }
+}
+
+// Issue 13: --record-unit-inputs with a run that has no Bcast Unit is refused (exit 2, no
+// file), not an empty recording and exit 0.
+BOOST_AUTO_TEST_CASE(cli_record_unit_inputs_needs_a_ragasa_run) {
+  const std::string dir = fresh_dir();
+  for (const char* set : {"", " --set collective.algorithm=none --set traffic.kind=uniform"}) {
+    const test::outcome o =
+        run_cli("run -q --out " + dir + " --record-unit-inputs " + dir + "/u.jsonl" + set);
+    BOOST_TEST(o.code == 2, set << ": " << o.output);
+    BOOST_TEST(contains(o.output, "--record-unit-inputs needs a Ragasa run"), o.output);
+    BOOST_TEST(!std::filesystem::exists(dir + "/u.jsonl"));
+    BOOST_TEST(!std::filesystem::exists(dir + "/result.json"));
+  }
 }

@@ -1,0 +1,287 @@
+// Replay files (`bcastsim run --record-unit-inputs`, recorder.h): the JSON forms of their
+// lines and load_replay. Every field is read against a range, so that a hand-edited or
+// corrupt file is refused naming the field (exit 2) instead of wrapping around, allocating
+// without bound or never ending.
+#include "network/params.h"
+#include "tb/cosim/stimulus.h"
+#include "tlm/units.h"
+
+#include <algorithm>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace bcastsim::tb::cosim {
+
+using hw::ragasa::bcast_unit_params;
+using hw::ragasa::membership_child;
+using tlm_net::packet_kind;
+
+namespace {
+
+constexpr uint64_t k_u32 = std::numeric_limits<uint32_t>::max();
+constexpr uint64_t k_u64 = std::numeric_limits<uint64_t>::max();
+
+// A field of the wrong type or out of its range: what() names it and the allowed values.
+struct bad_field : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void refuse(const std::string& field, const nlohmann::json& v,
+                         const std::string& allowed) {
+  throw bad_field(field + " = " + v.dump() + " is out of range; allowed: " + allowed);
+}
+
+// The fields of one JSON object; `prefix` names the object in messages ("params.").
+class fields {
+ public:
+  fields(const nlohmann::json& j, std::string prefix) : m_j(j), m_prefix(std::move(prefix)) {}
+
+  uint64_t uint(const char* key, uint64_t lo, uint64_t hi) const {
+    const nlohmann::json& v = m_j.at(key);
+    if (!v.is_number_unsigned() || v.get<uint64_t>() < lo || v.get<uint64_t>() > hi)
+      refuse(m_prefix + key, v, "integers " + std::to_string(lo) + " to " + std::to_string(hi));
+    return v.get<uint64_t>();
+  }
+  template <class T>
+  void get(const char* key, T& m, uint64_t lo, uint64_t hi) const {
+    m = static_cast<T>(uint(key, lo, hi));
+  }
+  double real(const char* key, double lo, double hi) const {
+    const nlohmann::json& v = m_j.at(key);
+    if (!v.is_number() || !(v.get<double>() >= lo && v.get<double>() <= hi))
+      refuse(m_prefix + key, v, params::format_real(lo) + " to " + params::format_real(hi));
+    return v.get<double>();
+  }
+
+ private:
+  const nlohmann::json& m_j;
+  std::string m_prefix;
+};
+
+}  // namespace
+
+nlohmann::json to_json(const bcast_unit_params& p) {
+  return {{"clock_mhz", p.clock_mhz},
+          {"rx_queues", p.rx_queues},
+          {"rx_queue_packets", p.rx_queue_packets},
+          {"working_memory_bytes", p.working_memory_bytes},
+          {"membership_entries", p.membership_entries},
+          {"descriptor_threshold_bytes", p.descriptor_threshold_bytes},
+          {"work_queue_descriptors", p.work_queue_descriptors},
+          {"send_queue_descriptors", p.send_queue_descriptors},
+          {"ri_cycles", p.ri_cycles},
+          {"scheduler_cycles", p.scheduler_cycles},
+          {"descriptor_cycles", p.descriptor_cycles},
+          {"dispatch_cycles", p.dispatch_cycles},
+          {"send_cycles", p.send_cycles},
+          {"packet_bytes", p.packet_bytes},
+          {"input_buffer_bytes", p.input_buffer_bytes},
+          {"output_buffer_bytes", p.output_buffer_bytes},
+          {"vcs", p.vcs},
+          {"seed", p.seed}};
+}
+
+// The ranges are the scenario keys' (bcast_unit_params::visit, router.vcs, network.packet_bytes,
+// router.vc_buffer_bytes.*); the buffers must hold one packet (else nothing ever enters).
+bcast_unit_params params_from_json(const nlohmann::json& j) {
+  const fields f(j, "params.");
+  bcast_unit_params p;
+  p.clock_mhz = f.real("clock_mhz", 1e-3, 1e6);
+  f.get("rx_queues", p.rx_queues, 1, 1024);
+  f.get("rx_queue_packets", p.rx_queue_packets, 1, 1000000);
+  f.get("working_memory_bytes", p.working_memory_bytes, 1, uint64_t{1} << 36);
+  f.get("membership_entries", p.membership_entries, 1, 1000000);
+  f.get("descriptor_threshold_bytes", p.descriptor_threshold_bytes, 1, uint64_t{1} << 36);
+  f.get("work_queue_descriptors", p.work_queue_descriptors, 1, 1000000);
+  f.get("send_queue_descriptors", p.send_queue_descriptors, 1, 1000000);
+  f.get("ri_cycles", p.ri_cycles, 0, 1000000);
+  f.get("scheduler_cycles", p.scheduler_cycles, 0, 1000000);
+  f.get("descriptor_cycles", p.descriptor_cycles, 0, 1000000);
+  f.get("dispatch_cycles", p.dispatch_cycles, 0, 1000000);
+  f.get("send_cycles", p.send_cycles, 0, 1000000);
+  f.get("packet_bytes", p.packet_bytes, 1, 1u << 20);
+  f.get("input_buffer_bytes", p.input_buffer_bytes, p.packet_bytes, 1u << 30);
+  f.get("output_buffer_bytes", p.output_buffer_bytes, p.packet_bytes, 1u << 30);
+  f.get("vcs", p.vcs, 1, 64);
+  f.get("seed", p.seed, 0, k_u64);
+  return p;
+}
+
+nlohmann::json to_json(const arrival& a) {
+  return {{"t_ps", a.send_ps},
+          {"head_ps", a.head_ps},
+          {"tail_ps", a.tail_ps},
+          {"kind", tlm_net::to_string(a.kind)},
+          {"src", a.src},
+          {"dst", a.dst},
+          {"unit_router", a.unit_router},
+          {"collective_id", a.collective_id},
+          {"msg_id", a.msg_id},
+          {"tag", a.tag},
+          {"index", a.index},
+          {"count", a.count},
+          {"size_bytes", a.size_bytes},
+          {"msg_bytes", a.msg_bytes},
+          {"buf_offset", a.buf_offset}};
+}
+
+// Only the fields' types and own ranges; load_replay checks them against the unit.
+arrival arrival_from_json(const nlohmann::json& j) {
+  const fields f(j, "");
+  arrival a;
+  a.send_ps = f.uint("t_ps", 0, k_u64);
+  a.head_ps = f.uint("head_ps", a.send_ps, k_u64);
+  a.tail_ps = f.uint("tail_ps", a.head_ps, k_u64);
+  const std::string kind = j.at("kind").get<std::string>();
+  if (kind == "data") {
+    a.kind = packet_kind::data;
+  } else if (kind == "control") {
+    a.kind = packet_kind::control;
+  } else {
+    throw bad_field("kind = \"" + kind + "\" is not allowed; allowed: data, control");
+  }
+  f.get("src", a.src, 0, k_u32);
+  f.get("dst", a.dst, 0, k_u32);
+  f.get("unit_router", a.unit_router, 0, k_u32);
+  f.get("collective_id", a.collective_id, 0, k_u32);
+  f.get("msg_id", a.msg_id, 0, k_u64);
+  f.get("tag", a.tag, 0, k_u32);
+  f.get("count", a.count, 1, k_u32);
+  f.get("index", a.index, 0, a.count - 1);
+  f.get("size_bytes", a.size_bytes, 1, k_u32);
+  f.get("msg_bytes", a.msg_bytes, a.size_bytes, k_u64);
+  f.get("buf_offset", a.buf_offset, 0, k_u64);
+  return a;
+}
+
+namespace {
+
+// The unit line: its parameters, terminal and the router around it.
+stimulus unit_from_json(const nlohmann::json& j, const std::string& unit) {
+  stimulus s;
+  s.name = unit;
+  s.params = params_from_json(j.at("params"));
+  s.terminal = static_cast<network::terminal_id>(fields(j, "").uint("terminal", 0, k_u32 - 1));
+  const fields port(j.at("port"), "port.");
+  // The harness polls a few cycles at a time: a time beyond max_replay_cycles would not end.
+  const uint64_t max_ps = max_replay_cycles * s.period_ps();
+  s.sink.ps_per_byte = units::ps_per_byte(port.real("bandwidth_gib_per_s", 1e-6, 1e6));
+  s.credit_latency_ps = units::ps_from_ns(port.real("latency_ns", 0, 1e9));
+  if (s.credit_latency_ps > max_ps)
+    refuse("port.latency_ns", j.at("port").at("latency_ns"),
+           "0 to " + params::format_real(static_cast<double>(max_ps) / 1000.0) + " (" +
+               std::to_string(max_replay_cycles) + " cycles of the unit's clock)");
+  fields(j, "").get("credit_delay_ps", s.sink.credit_delay_ps, 0, max_ps);
+  return s;
+}
+
+// A packet against its unit: it fits the unit's buffers, it comes within max_replay_cycles,
+// and no data packet comes twice (the unit would wait for a copy that never completes).
+using packet_key = std::tuple<uint32_t, network::terminal_id, uint64_t, uint32_t>;
+void check_arrival(const arrival& a, const stimulus& s, const nlohmann::json& j,
+                   std::set<packet_key>& seen) {
+  const bcast_unit_params& p = s.params;
+  const uint32_t fits =
+      std::min(p.packet_bytes, std::min(p.input_buffer_bytes, p.output_buffer_bytes));
+  if (a.size_bytes > fits)
+    refuse("size_bytes", j.at("size_bytes"),
+           "1 to " + std::to_string(fits) +
+               " (params.packet_bytes, input_buffer_bytes and output_buffer_bytes of " + s.name +
+               ")");
+  const uint64_t max_ps = max_replay_cycles * s.period_ps();
+  if (a.tail_ps > max_ps)
+    refuse("tail_ps", j.at("tail_ps"),
+           "0 to " + std::to_string(max_ps) + " (" + std::to_string(max_replay_cycles) +
+               " cycles of " + s.name + "'s clock)");
+  if (!s.arrivals.empty() && a.send_ps < s.arrivals.back().send_ps)
+    throw bad_field("packet earlier than the one before it at " + s.name);
+  if (a.kind == packet_kind::data &&
+      !seen.emplace(a.collective_id, a.src, a.msg_id, a.index).second)
+    throw bad_field("data packet recorded twice at " + s.name + ": collective " +
+                    std::to_string(a.collective_id) + ", src " + std::to_string(a.src) +
+                    ", msg_id " + std::to_string(a.msg_id) + ", index " + std::to_string(a.index) +
+                    "; allowed: each data packet once");
+}
+
+std::vector<membership_child> children_from_json(const nlohmann::json& j) {
+  std::vector<membership_child> kids;
+  for (const nlohmann::json& c : j.at("children")) {
+    if (!c.is_array() || c.size() != 2 || !c.at(0).is_number_unsigned() ||
+        !c.at(1).is_number_unsigned() || c.at(0).get<uint64_t>() > k_u32 ||
+        c.at(1).get<uint64_t>() > k_u32)
+      refuse("children", c, "[dst, unit_router] pairs of integers 0 to " + std::to_string(k_u32));
+    kids.push_back(membership_child{c.at(0).get<uint32_t>(), c.at(1).get<uint32_t>()});
+  }
+  return kids;
+}
+
+// What load_replay reads, unit by unit.
+struct replay_reader {
+  std::vector<stimulus> units;
+  std::map<std::string, size_t> by_name;
+  std::vector<std::set<packet_key>> seen;  // [unit]
+
+  void line(const nlohmann::json& j) {
+    const std::string type = j.at("type").get<std::string>();
+    const std::string unit = j.at("unit").get<std::string>();
+    if (type == "unit") {
+      if (by_name.count(unit)) throw bad_field("unit '" + unit + "' recorded twice");
+      by_name[unit] = units.size();
+      units.push_back(unit_from_json(j, unit));
+      seen.emplace_back();
+      return;
+    }
+    const auto it = by_name.find(unit);
+    if (it == by_name.end()) throw bad_field("unit '" + unit + "' has no \"unit\" line before it");
+    stimulus& s = units[it->second];
+    if (type == "membership") {
+      const auto id = static_cast<uint32_t>(fields(j, "").uint("collective_id", 0, k_u32));
+      s.membership[id] = children_from_json(j);
+    } else if (type == "packet") {
+      const arrival a = arrival_from_json(j);
+      check_arrival(a, s, j, seen[it->second]);
+      s.arrivals.push_back(a);
+    } else {
+      throw bad_field("unknown line type '" + type + "'; allowed: unit, membership, packet");
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<stimulus> load_replay(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw replay_error(path + ": cannot read the replay file");
+  replay_reader reader;
+  std::string text;
+  uint64_t line = 0;
+  while (std::getline(in, text)) {
+    ++line;
+    if (text.empty()) continue;
+    const std::string where = path + ":" + std::to_string(line) + ": ";
+    try {
+      reader.line(nlohmann::json::parse(text));
+    } catch (const bad_field& e) {
+      throw replay_error(where + e.what());
+    } catch (const std::exception& e) {
+      throw replay_error(where + "ill-formed line: " + e.what());
+    }
+  }
+  std::vector<stimulus> replayed;
+  for (stimulus& s : reader.units) {
+    if (s.arrivals.empty()) continue;
+    for (const arrival& a : s.arrivals) {
+      if (a.kind == packet_kind::control && !s.membership.count(a.collective_id))
+        throw replay_error(path + ": " + s.name + " receives a Mini Packet of collective " +
+                           std::to_string(a.collective_id) + " without its membership line");
+    }
+    replayed.push_back(std::move(s));
+  }
+  if (replayed.empty()) throw replay_error(path + ": no unit received packets in this recording");
+  return replayed;
+}
+
+}  // namespace bcastsim::tb::cosim
