@@ -83,6 +83,7 @@ void host_nic::inject() {
     p->size_bytes = wire;
     p->msg_id = o.id;
     p->tag = o.msg.tag;
+    p->msg_seq = o.msg.seq;
     p->collective_id = o.msg.collective_id;
     p->msg_bytes = o.msg.bytes;
     p->buf_offset = o.msg.buf_offset;
@@ -152,6 +153,7 @@ void host_nic::deliver(packet* p) {
   const bool complete = m_partial[k].received == p->msg_bytes;
   const network::terminal_id src = p->src;
   const uint32_t tag = p->tag;
+  const uint32_t seq = p->msg_seq;
   const uint64_t offset = p->buf_offset;
   const uint64_t bytes = p->msg_bytes;
   m_pool.release(p);
@@ -159,7 +161,7 @@ void host_nic::deliver(packet* p) {
     m_partial[k] = m_partial.back();
     m_partial.pop_back();
     ++messages_received;
-    if (m_client) m_client->on_message(src, tag, offset, bytes);
+    if (m_client) m_client->on_message(src, tag, offset, bytes, seq);
   }
 }
 
