@@ -1,0 +1,24 @@
+// Runs that cannot finish or cannot be represented (issue 13): a time limit reached before
+// the work is done is diagnosed by block; sizes beyond the 32-bit packet count and offered
+// loads far beyond a link are refused as bad input (exit 2, naming the key); analyze refuses
+// what run refuses.
+#include <boost/test/unit_test.hpp>
+
+#include "cli_runner.h"
+
+#include <string>
+
+using bcastsim::test::contains;
+using bcastsim::test::fresh_dir;
+using bcastsim::test::outcome;
+using bcastsim::test::run_cli;
+
+// Reproduction 3: the limit used to end in SystemC's W571 only, naming nothing.
+BOOST_AUTO_TEST_CASE(time_limit_names_the_blocks_holding_work) {
+  const outcome o = run_cli("run -q --set sim.max_time_ns=1 --out " + fresh_dir());
+  BOOST_TEST(o.code == 1, o.output);
+  BOOST_TEST(!contains(o.output, "W571"), o.output);
+  BOOST_TEST(contains(o.output, "sim.max_time_ns"), o.output);
+  BOOST_TEST(contains(o.output, "fabric.host_0 (rank 0)"), o.output);
+  BOOST_TEST(contains(o.output, "ops done"), o.output);
+}
