@@ -5,6 +5,7 @@
 #include "network/topology_kind.h"
 #include "tb/simulation.h"
 
+#include <limits>
 #include <stdexcept>
 
 namespace bcastsim::tb {
@@ -31,12 +32,12 @@ void complete_link_classes(scenario& s, const network::topology& topo) {
     lp.latency_ns = r->latency_ns;
     s.links.push_back(lp);
     if (r->vc_buffer_bytes < packet) {
-      throw config_error("topology.file",
-                         "the vc_buffer_bytes of link class " + topo.class_name(c) + " (" +
-                             std::to_string(r->vc_buffer_bytes) +
-                             ") cannot hold one packet (network.packet_bytes = " +
-                             std::to_string(packet) + "); allowed: at least " +
-                             std::to_string(packet));
+      throw config_error(
+          "topology.file",
+          "the vc_buffer_bytes of link class " + topo.class_name(c) + " (" +
+              std::to_string(r->vc_buffer_bytes) +
+              ") cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
+              "); allowed: at least " + std::to_string(packet));
     }
     s.router.vc_buffer_bytes.push_back(r->vc_buffer_bytes);
   }
@@ -45,6 +46,22 @@ void complete_link_classes(scenario& s, const network::topology& topo) {
                                             std::to_string(topo.num_link_classes()) +
                                             " link classes; allowed: at most " +
                                             std::to_string(network::max_link_classes));
+  }
+}
+
+// Packet indices and counts are 32-bit (tlm_net::packet); a message must fit. No message of a
+// broadcast is longer than the collective buffer; traffic.message_bytes is limited lower.
+void check_packets_per_message(const scenario& s) {
+  const uint64_t max_packets = std::numeric_limits<uint32_t>::max();
+  const uint64_t packets = (s.bytes + s.nic.packet_bytes - 1) / s.nic.packet_bytes;
+  if (packets > max_packets) {
+    throw config_error(
+        "collective.bytes",
+        "collective.bytes = " + std::to_string(s.bytes) + " makes " + std::to_string(packets) +
+            " packets of network.packet_bytes = " + std::to_string(s.nic.packet_bytes) +
+            "; allowed: at most " + std::to_string(max_packets) +
+            " packets per message (collective.bytes up to " +
+            std::to_string(max_packets * s.nic.packet_bytes) + " with this packet size)");
   }
 }
 
@@ -78,6 +95,7 @@ plan make_plan(scenario& s) {
     throw config_error("job.ranks", e.what());
   }
   if (s.algorithm == "none") return p;  // synthetic traffic only: no schedule, no hosts
+  check_packets_per_message(s);
   if (s.root >= p.place->num_ranks()) {
     throw config_error("collective.root", "collective.root = " + std::to_string(s.root) +
                                               " is not a rank of the job; allowed: 0 .. " +

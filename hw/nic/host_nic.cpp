@@ -1,5 +1,6 @@
 #include "hw/nic/host_nic.h"
 
+#include <cstdint>
 #include <ostream>
 
 namespace bcastsim::hw {
@@ -52,6 +53,8 @@ void host_nic::send_message(const message& m) {
   o.id = m_next_msg_id++;
   const uint64_t n =
       m.bytes == 0 ? 1 : (m.bytes + m_params.packet_bytes - 1) / m_params.packet_bytes;
+  // Packet counts are 32-bit; tb/plan.cpp refuses larger messages as bad input.
+  if (n > UINT32_MAX) SC_REPORT_ERROR(name(), "a message of more than 2^32-1 packets");
   o.count = static_cast<uint32_t>(n);
   o.queued = sc_core::sc_time_stamp();
   m_queue.push(o);

@@ -22,3 +22,17 @@ BOOST_AUTO_TEST_CASE(time_limit_names_the_blocks_holding_work) {
   BOOST_TEST(contains(o.output, "fabric.host_0 (rank 0)"), o.output);
   BOOST_TEST(contains(o.output, "ops done"), o.output);
 }
+
+// Reproduction 5: 2^32 + 1 packets used to wrap to 1 and end in a false "deadlock".
+BOOST_AUTO_TEST_CASE(more_than_2_to_the_32_packets_per_message_is_refused) {
+  const std::string sets =
+      " --set network.packet_bytes=1 --set collective.bytes=4294967297"
+      " --set job.placement=contiguous --set job.ranks=2 --out " +
+      fresh_dir();
+  for (const char* command : {"run -q", "analyze -q"}) {
+    const outcome o = run_cli(command + sets);
+    BOOST_TEST(o.code == 2, command << ": " << o.output);
+    BOOST_TEST(contains(o.output, "collective.bytes = 4294967297"), o.output);
+    BOOST_TEST(contains(o.output, "at most 4294967295 packets per message"), o.output);
+  }
+}
