@@ -36,3 +36,16 @@ BOOST_AUTO_TEST_CASE(more_than_2_to_the_32_packets_per_message_is_refused) {
     BOOST_TEST(contains(o.output, "at most 4294967295 packets per message"), o.output);
   }
 }
+
+// Smaller point: analyze accepted a Mini Packet larger than a packet that run refuses.
+BOOST_AUTO_TEST_CASE(analyze_refuses_an_oversized_mini_packet_as_run_does) {
+  const std::string sets =
+      " --set collective.algorithm=ragasa --set ragasa.mini_packet_child_bytes=512 --out " +
+      fresh_dir();
+  const outcome run = run_cli("run -q" + sets);
+  const outcome analyze = run_cli("analyze -q" + sets);
+  BOOST_TEST(run.code == 2, run.output);
+  BOOST_TEST(analyze.code == 2, analyze.output);
+  BOOST_TEST(contains(run.output, "ragasa.mini_packet_child_bytes"), run.output);
+  BOOST_TEST(analyze.output == run.output);
+}
