@@ -4,8 +4,11 @@
 #include "algorithms/verify.h"
 #include "network/topology_kind.h"
 #include "tb/simulation.h"
+#include "tlm/units.h"
 
+#include <iomanip>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 namespace bcastsim::tb {
@@ -65,6 +68,35 @@ void check_packets_per_message(const scenario& s) {
   }
 }
 
+std::string plain(double v) {
+  std::ostringstream os;
+  os << std::setprecision(4) << v;
+  return os.str();
+}
+
+// Background traffic offered far beyond what a terminal link can ever carry only fills the
+// source queues and drops, at one event per arrival: 0.001 ns between 1 KiB messages would
+// take days to simulate. Refused beyond this factor of the link's bandwidth.
+constexpr double max_background_overload = 10.0;
+
+void check_background_load(const scenario& s) {
+  if (s.traffic.kind != "background") return;
+  const double bytes_per_ns =
+      units::bytes_per_ns(s.links[network::terminal_class].bandwidth_gib_per_s);
+  const double offered = static_cast<double>(s.traffic.message_bytes) /
+                         (s.traffic.mean_interarrival_ns * bytes_per_ns);
+  if (offered > max_background_overload) {
+    const double min_ns =
+        static_cast<double>(s.traffic.message_bytes) / (max_background_overload * bytes_per_ns);
+    throw config_error(
+        "traffic.mean_interarrival_ns",
+        "traffic.mean_interarrival_ns = " + plain(s.traffic.mean_interarrival_ns) + " offers " +
+            plain(offered) + " times what a terminal link carries (traffic.message_bytes = " +
+            std::to_string(s.traffic.message_bytes) + "); allowed: at least " + plain(min_ns) +
+            " (at most " + plain(max_background_overload) + " times the link)");
+  }
+}
+
 }  // namespace
 
 // Pure C++ stages: anything wrong here is bad input (config_error,
@@ -94,6 +126,7 @@ plan make_plan(scenario& s) {
   } catch (const std::invalid_argument& e) {
     throw config_error("job.ranks", e.what());
   }
+  check_background_load(s);
   if (s.algorithm == "none") return p;  // synthetic traffic only: no schedule, no hosts
   check_packets_per_message(s);
   if (s.root >= p.place->num_ranks()) {

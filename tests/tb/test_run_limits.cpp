@@ -37,6 +37,18 @@ BOOST_AUTO_TEST_CASE(more_than_2_to_the_32_packets_per_message_is_refused) {
   }
 }
 
+// Smaller point: traffic.mean_interarrival_ns = 0.001 ran without end (an arrival per ps at
+// every background terminal, all dropped).
+BOOST_AUTO_TEST_CASE(background_traffic_far_beyond_the_link_is_refused) {
+  const outcome o = run_cli(
+      "run -q --set traffic.kind=background --set traffic.mean_interarrival_ns=0.001 "
+      "--set job.placement=contiguous --set job.ranks=64 --out " +
+      fresh_dir());
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "traffic.mean_interarrival_ns = 0.001"), o.output);
+  BOOST_TEST(contains(o.output, "allowed: at least"), o.output);
+}
+
 // Smaller point: analyze accepted a Mini Packet larger than a packet that run refuses.
 BOOST_AUTO_TEST_CASE(analyze_refuses_an_oversized_mini_packet_as_run_does) {
   const std::string sets =
