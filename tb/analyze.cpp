@@ -335,8 +335,10 @@ nlohmann::json analyze_scenario(const config& cfg) {
   const auto wall_start = std::chrono::steady_clock::now();
   scenario s = make_scenario(cfg);
   const plan p = make_plan(s);
-  const totals t =
-      link_model(p, family_of_algorithm(s.algorithm), s.nic.packet_bytes, s.nic.seed).run();
+  const offload_family* family = family_of_algorithm(s.algorithm);
+  // What `run` refuses when it builds the family's hardware, analyze refuses alike.
+  if (family && family->check_hardware) family->check_hardware(s, *p.topo, *p.place, p.sched.root);
+  const totals t = link_model(p, family, s.nic.packet_bytes, s.nic.seed).run();
 
   nlohmann::json r;
   r["schema"] = analyze_schema;

@@ -112,6 +112,11 @@ struct offload_family {
   algorithms::ragasa_tree (*replication_tree)(const network::topology& topo,
                                               const network::placement& place,
                                               uint32_t root) = nullptr;
+  // `bcastsim analyze`: the checks `run` makes when it builds the family's hardware for the
+  // offload_bcast of rank `root` (e.g. Ragasa: every Mini Packet fits one packet), so both
+  // refuse the same scenario with the same message. Throws config_error. nullptr: none.
+  void (*check_hardware)(const scenario& s, const network::topology& topo,
+                         const network::placement& place, uint32_t root) = nullptr;
 };
 
 // Every registered family.

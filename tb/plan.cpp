@@ -4,7 +4,11 @@
 #include "algorithms/verify.h"
 #include "network/topology_kind.h"
 #include "tb/simulation.h"
+#include "tlm/units.h"
 
+#include <iomanip>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 
 namespace bcastsim::tb {
@@ -31,12 +35,12 @@ void complete_link_classes(scenario& s, const network::topology& topo) {
     lp.latency_ns = r->latency_ns;
     s.links.push_back(lp);
     if (r->vc_buffer_bytes < packet) {
-      throw config_error("topology.file",
-                         "the vc_buffer_bytes of link class " + topo.class_name(c) + " (" +
-                             std::to_string(r->vc_buffer_bytes) +
-                             ") cannot hold one packet (network.packet_bytes = " +
-                             std::to_string(packet) + "); allowed: at least " +
-                             std::to_string(packet));
+      throw config_error(
+          "topology.file",
+          "the vc_buffer_bytes of link class " + topo.class_name(c) + " (" +
+              std::to_string(r->vc_buffer_bytes) +
+              ") cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
+              "); allowed: at least " + std::to_string(packet));
     }
     s.router.vc_buffer_bytes.push_back(r->vc_buffer_bytes);
   }
@@ -45,6 +49,51 @@ void complete_link_classes(scenario& s, const network::topology& topo) {
                                             std::to_string(topo.num_link_classes()) +
                                             " link classes; allowed: at most " +
                                             std::to_string(network::max_link_classes));
+  }
+}
+
+// Packet indices and counts are 32-bit (tlm_net::packet); a message must fit. No message of a
+// broadcast is longer than the collective buffer; traffic.message_bytes is limited lower.
+void check_packets_per_message(const scenario& s) {
+  const uint64_t max_packets = std::numeric_limits<uint32_t>::max();
+  const uint64_t packets = (s.bytes + s.nic.packet_bytes - 1) / s.nic.packet_bytes;
+  if (packets > max_packets) {
+    throw config_error(
+        "collective.bytes",
+        "collective.bytes = " + std::to_string(s.bytes) + " makes " + std::to_string(packets) +
+            " packets of network.packet_bytes = " + std::to_string(s.nic.packet_bytes) +
+            "; allowed: at most " + std::to_string(max_packets) +
+            " packets per message (collective.bytes up to " +
+            std::to_string(max_packets * s.nic.packet_bytes) + " with this packet size)");
+  }
+}
+
+std::string plain(double v) {
+  std::ostringstream os;
+  os << std::setprecision(4) << v;
+  return os.str();
+}
+
+// Background traffic offered far beyond what a terminal link can ever carry only fills the
+// source queues and drops, at one event per arrival: 0.001 ns between 1 KiB messages would
+// take days to simulate. Refused beyond this factor of the link's bandwidth.
+constexpr double max_background_overload = 10.0;
+
+void check_background_load(const scenario& s) {
+  if (s.traffic.kind != "background") return;
+  const double bytes_per_ns =
+      units::bytes_per_ns(s.links[network::terminal_class].bandwidth_gib_per_s);
+  const double offered = static_cast<double>(s.traffic.message_bytes) /
+                         (s.traffic.mean_interarrival_ns * bytes_per_ns);
+  if (offered > max_background_overload) {
+    const double min_ns =
+        static_cast<double>(s.traffic.message_bytes) / (max_background_overload * bytes_per_ns);
+    throw config_error(
+        "traffic.mean_interarrival_ns",
+        "traffic.mean_interarrival_ns = " + plain(s.traffic.mean_interarrival_ns) + " offers " +
+            plain(offered) + " times what a terminal link carries (traffic.message_bytes = " +
+            std::to_string(s.traffic.message_bytes) + "); allowed: at least " + plain(min_ns) +
+            " (at most " + plain(max_background_overload) + " times the link)");
   }
 }
 
@@ -77,7 +126,9 @@ plan make_plan(scenario& s) {
   } catch (const std::invalid_argument& e) {
     throw config_error("job.ranks", e.what());
   }
+  check_background_load(s);
   if (s.algorithm == "none") return p;  // synthetic traffic only: no schedule, no hosts
+  check_packets_per_message(s);
   if (s.root >= p.place->num_ranks()) {
     throw config_error("collective.root", "collective.root = " + std::to_string(s.root) +
                                               " is not a rank of the job; allowed: 0 .. " +

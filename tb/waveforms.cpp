@@ -2,23 +2,70 @@
 
 #include "tb/gtkwave_save_file.h"
 
+#include <sysc/tracing/sc_tracing_ids.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 namespace bcastsim::tb {
+
+namespace {
+
+config_error vcd_error(const std::string& what) {
+  return config_error("trace.vcd", "trace.vcd (--vcd): " + what);
+}
+
+// Refuses what SystemC would write into or past: a directory, a device or a pipe (writes to
+// /dev/full fail silently), a folder that does not exist.
+void check_vcd_path(const std::string& given, const std::string& file) {
+  struct stat st {};
+  if (stat(given.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw vcd_error("'" + given + "' is a directory; give a file name such as '" + given +
+                    "/run.vcd'");
+  for (const std::string& path : {given, file}) {
+    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+      throw vcd_error("'" + path + "' is not a regular file (a device, pipe or directory); " +
+                      "give a file to write");
+  }
+}
+
+// SystemC does not check its writes: a VCD cut short by a full disk lacks its header's end or
+// its last line's newline.
+bool vcd_complete(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return !in.bad() && !text.empty() && text.back() == '\n' &&
+         text.find("$enddefinitions") != std::string::npos;
+}
+
+// SystemC writes the VCD's header at its first traced cycle and, when there is none (nothing
+// to simulate: one rank, a time limit before the first event), refuses to close the file
+// (W715). Its cycle() is protected; a derived class may name it for us.
+struct vcd_header_writer : sc_core::sc_trace_file {
+  static void write(sc_core::sc_trace_file& f) { (f.*&vcd_header_writer::cycle)(false); }
+};
+
+}  // namespace
 
 waveforms::waveforms(const scenario& s, fabric& fab) : m_s(s) {
   if (s.vcd_file.empty()) return;
   m_base = s.vcd_file;
   if (m_base.size() > 4 && m_base.compare(m_base.size() - 4, 4, ".vcd") == 0)
     m_base.resize(m_base.size() - 4);
-  if (!std::ofstream(m_base + ".vcd")) {  // SystemC would only say so at the first sc_start
-    throw config_error("trace.vcd", "trace.vcd (--vcd): cannot write '" + m_base +
-                                        ".vcd': " + std::strerror(errno));
+  check_vcd_path(s.vcd_file, m_base + ".vcd");
+  const std::string part_base = m_base + ".part" + std::to_string(getpid());
+  m_part = part_base + ".vcd";
+  if (!std::ofstream(m_part)) {  // SystemC would terminate the process at the first sc_start
+    throw vcd_error("cannot write '" + m_base + ".vcd': " + std::strerror(errno));
   }
-  m_vcd = sc_core::sc_create_vcd_trace_file(m_base.c_str());
+  m_vcd = sc_core::sc_create_vcd_trace_file(part_base.c_str());
   m_vcd->set_time_unit(1, sc_core::SC_PS);
   tlm_net::trace_window window;
   window.file = m_vcd;
@@ -32,21 +79,48 @@ waveforms::waveforms(const scenario& s, fabric& fab) : m_s(s) {
   for (const std::string& name : s.trace_blocks) {
     const auto b = std::find_if(m_traced.blocks.begin(), m_traced.blocks.end(),
                                 [&](const tlm_net::trace_block& t) { return t.name == name; });
-    if (b == m_traced.blocks.end() || b->signals.empty())
-      throw config_error(
-          "trace.blocks",
-          "trace.blocks names '" + name + "', which declares no signals to trace into the VCD");
+    if (b == m_traced.blocks.end() || b->signals.empty()) {
+      discard();
+      throw config_error("trace.blocks", "trace.blocks names '" + name +
+                                             "', which declares no signals to trace into the VCD");
+    }
   }
+  // The header now, with the initial values: the VCD is whole even if nothing is simulated.
+  vcd_header_writer::write(*m_vcd);
 }
 
 waveforms::~waveforms() {
-  if (m_vcd) sc_core::sc_close_vcd_trace_file(m_vcd);
+  discard();
+}
+
+void waveforms::discard() noexcept {
+  if (!m_vcd) return;
+  // Unwinding from an error before the run ended: no VCD rather than a partial one.
+  try {
+    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_CLOSE_EMPTY_FILE_,
+                                            sc_core::SC_DO_NOTHING);
+    sc_core::sc_close_vcd_trace_file(m_vcd);
+  } catch (...) {
+    // The error being unwound is the one to report.
+  }
+  m_vcd = nullptr;
+  std::remove(m_part.c_str());
 }
 
 void waveforms::close() {
   if (!m_vcd) return;
   sc_core::sc_close_vcd_trace_file(m_vcd);
   m_vcd = nullptr;
+  const std::string vcd = m_base + ".vcd";
+  if (!vcd_complete(m_part)) {
+    std::remove(m_part.c_str());
+    throw vcd_error("cannot write '" + vcd + "' whole: it came out incomplete (disk full?)");
+  }
+  if (std::rename(m_part.c_str(), vcd.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(m_part.c_str());
+    throw vcd_error("cannot write '" + vcd + "': " + why);
+  }
   const std::string name = m_base.substr(m_base.rfind('/') + 1);
   gtkwave_view view;
   view.vcd_file = name + ".vcd";

@@ -1,7 +1,8 @@
 // A run's waveforms: trace.vcd (--vcd FILE.vcd) of the blocks in trace.blocks inside the
 // window trace.start_ns .. trace.end_ns, and beside it FILE.gtkw, the GTKWave save file made
 // from the traced blocks' declarations (tb/gtkwave_save_file.h) once the simulated time is
-// known. Nothing without trace.vcd.
+// known. Nothing without trace.vcd. The VCD is written under a temporary name beside FILE.vcd
+// and renamed once complete, so FILE.vcd is never left half-written.
 #pragma once
 
 #include "tb/config.h"
@@ -15,20 +16,24 @@ namespace bcastsim::tb {
 class waveforms {
  public:
   // Opens the VCD and registers the traced blocks. Throws config_error (trace.vcd when the
-  // file cannot be written, trace.blocks for a block that is not one or declares no signal).
+  // file cannot be written or is a directory or a device, trace.blocks for a block that is
+  // not one or declares no signal).
   waveforms(const scenario& s, fabric& fab);
   waveforms(const waveforms&) = delete;
   waveforms& operator=(const waveforms&) = delete;
   ~waveforms();
 
-  // Closes the VCD and writes FILE.gtkw, zoomed to the window (to the end of the simulated
-  // time when trace.end_ns is 0). Throws config_error if the save file cannot be written.
+  // Closes the VCD, moves it to FILE.vcd and writes FILE.gtkw, zoomed to the window (to the
+  // end of the simulated time when trace.end_ns is 0). Throws config_error (trace.vcd) if
+  // either cannot be written whole (a full disk).
   void close();
 
  private:
+  void discard() noexcept;  // closes and removes an unfinished VCD
   const scenario& m_s;
   sc_core::sc_trace_file* m_vcd = nullptr;
   std::string m_base;  // FILE of FILE.vcd and FILE.gtkw
+  std::string m_part;  // the VCD SystemC writes until close(), beside FILE.vcd
   tlm_net::trace_catalog m_traced;
 };
 

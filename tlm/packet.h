@@ -15,10 +15,10 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
 #include <iosfwd>
 #include <systemc>
 #include <tlm>
+#include <type_traits>
 
 namespace bcastsim::tlm_net {
 
@@ -70,6 +70,7 @@ class packet {
   // Message this packet belongs to.
   uint64_t msg_id = 0;  // per source NIC, in send order
   uint32_t tag = 0;
+  uint32_t msg_seq = 0;  // per (source, destination, tag), in send order (hw::message::seq)
   uint32_t collective_id = 0;
   uint64_t msg_bytes = 0;   // the whole message
   uint64_t buf_offset = 0;  // collective-buffer offset of the message's first byte

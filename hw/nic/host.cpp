@@ -27,6 +27,12 @@ host::host(const sc_core::sc_module_name& name, uint32_t rank,
   const size_t n = program.ops.size();
   m_deps_left.resize(n);
   m_dependents.resize(n);
+  m_seq.resize(n);
+  m_send_channels = channels_of(program, op_kind::send);
+  for (const channel& c : channels_of(program, op_kind::offload_bcast))
+    m_send_channels.push_back(c);  // peer: the rank itself, never a send's peer
+  std::sort(m_send_channels.begin(), m_send_channels.end(), channel_before);
+  m_recv_channels = channels_of(program, op_kind::recv);
   for (size_t i = 0; i < n; ++i) {
     m_deps_left[i] = static_cast<uint32_t>(program.ops[i].deps.size());
     for (uint32_t d : program.ops[i].deps) m_dependents[d].push_back(static_cast<uint32_t>(i));
@@ -41,6 +47,31 @@ host::host(const sc_core::sc_module_name& name, uint32_t rank,
   SC_METHOD(on_wakeup);
   sensitive << m_wakeup;
   dont_initialize();
+}
+
+bool host::channel_before(const channel& a, const channel& b) {
+  return a.peer != b.peer ? a.peer < b.peer : a.tag < b.tag;
+}
+
+std::vector<host::channel> host::channels_of(const algorithms::rank_program& program,
+                                             op_kind kind) {
+  std::vector<channel> out;
+  for (const algorithms::op& o : program.ops) {
+    if (o.kind == kind) out.push_back(channel{o.peer, o.tag, 0});
+  }
+  std::sort(out.begin(), out.end(), channel_before);
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const channel& a, const channel& b) {
+                          return a.peer == b.peer && a.tag == b.tag;
+                        }),
+            out.end());
+  return out;
+}
+
+uint32_t host::next_seq(std::vector<channel>& channels, uint32_t peer, uint32_t tag) {
+  auto it =
+      std::lower_bound(channels.begin(), channels.end(), channel{peer, tag, 0}, channel_before);
+  return it->next_seq++;  // every (peer, tag) of the program has its channel
 }
 
 sc_time host::use_cpu(double ns) {
@@ -60,10 +91,12 @@ void host::start(uint32_t i) {
         m_progress.started = true;
         m_progress.first_send = sc_core::sc_time_stamp();
       }
+      m_seq[i] = next_seq(m_send_channels, o.peer, o.tag);  // posting order, as MPI numbers
       m_agenda.push(use_cpu(m_params.send_overhead_ns), action{action_kind::complete, i});
       break;
     }
     case op_kind::recv:
+      m_seq[i] = next_seq(m_recv_channels, o.peer, o.tag);
       m_posted.push_back(i);
       try_match();
       break;
@@ -84,6 +117,7 @@ void host::start(uint32_t i) {
         m_progress.started = true;
         m_progress.first_send = sc_core::sc_time_stamp();
       }
+      m_seq[i] = next_seq(m_send_channels, o.peer, o.tag);
       m_agenda.push(use_cpu(m_params.send_overhead_ns), action{action_kind::complete, i});
       break;
   }
@@ -110,6 +144,7 @@ void host::complete(uint32_t i) {
     m.bytes = o.bytes;
     m.buf_offset = o.offset;
     m.tag = o.tag;
+    m.seq = m_seq[i];
     m_nic.send_message(m);
   } else if (o.kind == op_kind::offload_bcast) {
     message m;
@@ -119,6 +154,7 @@ void host::complete(uint32_t i) {
     m.bytes = o.bytes;
     m.buf_offset = o.offset;
     m.tag = o.tag;
+    m.seq = m_seq[i];
     m_nic.send_message(m);
   }
   ++m_completed;
@@ -128,14 +164,15 @@ void host::complete(uint32_t i) {
   }
 }
 
-void host::on_message(network::terminal_id src, uint32_t tag, uint64_t offset, uint64_t bytes) {
+void host::on_message(network::terminal_id src, uint32_t tag, uint64_t offset, uint64_t bytes,
+                      uint32_t seq) {
   const uint32_t src_rank = m_place.rank_of(src);
   if (src_rank == network::invalid_id) {
     m_progress.errors.push_back(std::string(name()) + ": message from a terminal outside the job");
     return;
   }
   note_received(offset, bytes);
-  m_unexpected.push_back(arrived{src_rank, tag, offset, bytes});
+  m_unexpected.push_back(arrived{src_rank, tag, seq, offset, bytes});
   try_match();
   m_agenda.arm();
 }
@@ -178,12 +215,15 @@ void host::hold(byte_range got) {
 }
 
 void host::try_match() {
-  // MPI matching: the first posted receive takes the first arrived message of its (source, tag).
+  // MPI matching: each posted receive takes the message of its (source, tag) and number, so
+  // a later message that arrived first waits for its receive.
   for (size_t pi = 0; pi < m_posted.size();) {
     const algorithms::op& o = m_program.ops[m_posted[pi]];
+    const uint32_t seq = m_seq[m_posted[pi]];
     size_t ui = 0;
     while (ui < m_unexpected.size() &&
-           !(m_unexpected[ui].src_rank == o.peer && m_unexpected[ui].tag == o.tag))
+           !(m_unexpected[ui].src_rank == o.peer && m_unexpected[ui].tag == o.tag &&
+             m_unexpected[ui].seq == seq))
       ++ui;
     if (ui == m_unexpected.size()) {
       ++pi;
@@ -223,7 +263,8 @@ bool host::describe_stall(std::ostream& os) const {
   if (!m_gated.empty()) os << "; an offload broadcast waits for the tree's set-up";
   for (uint32_t op : m_posted) {
     const algorithms::op& o = m_program.ops[op];
-    os << "; op " << op << " waits for a message from rank " << o.peer << " tag " << o.tag;
+    os << "; op " << op << " waits for message " << m_seq[op] << " from rank " << o.peer << " tag "
+       << o.tag;
     break;
   }
   os << "\n";

@@ -3,6 +3,11 @@
 //            completes then (eager protocol).
 //   recv     matched by (source rank, tag) in order against arrived messages; completes
 //            recv_overhead_ns of CPU after both the receive is posted and the message is in.
+//            Non-overtaking (MPI): the n-th receive posted for (source, tag) takes the n-th
+//            message the source posted to this rank with that tag (message::seq), whatever
+//            order the network delivers them in. An offload broadcast counts as one such
+//            message to every other rank, numbered among the rank's offload broadcasts of
+//            that tag (a schedule does not mix them with sends on one tag).
 //   compute  the CPU is busy for the given time.
 //   offload_bcast  (Ragasa) once the in-network tree is configured (the management node
 //            opens the gate), the CPU spends send_overhead_ns, then the NIC sends the
@@ -62,8 +67,8 @@ class host final : public sc_core::sc_module, public nic_client {
        collective_progress& progress);
   SC_HAS_PROCESS(host);
 
-  void on_message(network::terminal_id src, uint32_t tag, uint64_t buf_offset,
-                  uint64_t bytes) override;
+  void on_message(network::terminal_id src, uint32_t tag, uint64_t buf_offset, uint64_t bytes,
+                  uint32_t seq) override;
 
   // Offload ops send their data once, as collective `collective_id`, with the offload
   // family's header `target` (e.g. Ragasa: to the Bcast Unit of the rank's own router;
@@ -98,8 +103,15 @@ class host final : public sc_core::sc_module, public nic_client {
   struct arrived {
     uint32_t src_rank;
     uint32_t tag;
+    uint32_t seq;
     uint64_t offset;
     uint64_t bytes;
+  };
+  // Messages posted so far on one (peer, tag): the next one's message::seq.
+  struct channel {
+    uint32_t peer;
+    uint32_t tag;
+    uint32_t next_seq;
   };
 
   void on_wakeup();
@@ -109,6 +121,10 @@ class host final : public sc_core::sc_module, public nic_client {
   void try_match();
   void note_received(uint64_t offset, uint64_t bytes);
   void hold(byte_range got);
+  static bool channel_before(const channel& a, const channel& b);
+  static std::vector<channel> channels_of(const algorithms::rank_program& program,
+                                          algorithms::op_kind kind);
+  static uint32_t next_seq(std::vector<channel>& channels, uint32_t peer, uint32_t tag);
 
   uint32_t m_rank;
   const algorithms::rank_program& m_program;
@@ -120,7 +136,10 @@ class host final : public sc_core::sc_module, public nic_client {
   std::vector<uint32_t> m_deps_left;                // [op]
   std::vector<std::vector<uint32_t>> m_dependents;  // [op]
   std::vector<uint32_t> m_posted;                   // recv ops posted, not matched, in order
-  tlm_net::family_header m_offload_target;  // family 0: no offload hardware
+  std::vector<uint32_t> m_seq;                      // [op] of a send or posted recv: its seq
+  std::vector<channel> m_send_channels;             // sorted by (peer, tag), made at construction
+  std::vector<channel> m_recv_channels;             // likewise; the hot path allocates nothing
+  tlm_net::family_header m_offload_target;          // family 0: no offload hardware
   uint32_t m_offload_collective = 0;
   bool m_gate_open = true;
   std::vector<uint32_t> m_gated;      // offload ops waiting for the gate

@@ -1,5 +1,6 @@
 #include "hw/nic/host_nic.h"
 
+#include <cstdint>
 #include <ostream>
 
 namespace bcastsim::hw {
@@ -53,6 +54,8 @@ void host_nic::send_message(const message& m) {
   o.id = m_next_msg_id++;
   const uint64_t n =
       m.bytes == 0 ? 1 : (m.bytes + m_params.packet_bytes - 1) / m_params.packet_bytes;
+  // Packet counts are 32-bit; tb/plan.cpp refuses larger messages as bad input.
+  if (n > UINT32_MAX) SC_REPORT_ERROR(name(), "a message of more than 2^32-1 packets");
   o.count = static_cast<uint32_t>(n);
   o.queued = sc_core::sc_time_stamp();
   m_queue.push(o);
@@ -84,6 +87,7 @@ void host_nic::inject() {
     p->size_bytes = wire;
     p->msg_id = o.id;
     p->tag = o.msg.tag;
+    p->msg_seq = o.msg.seq;
     p->collective_id = o.msg.collective_id;
     p->msg_bytes = o.msg.bytes;
     p->buf_offset = o.msg.buf_offset;
@@ -153,6 +157,7 @@ void host_nic::deliver(packet* p) {
   const bool complete = m_partial[k].received == p->msg_bytes;
   const network::terminal_id src = p->src;
   const uint32_t tag = p->tag;
+  const uint32_t seq = p->msg_seq;
   const uint64_t offset = p->buf_offset;
   const uint64_t bytes = p->msg_bytes;
   m_pool.release(p);
@@ -160,7 +165,7 @@ void host_nic::deliver(packet* p) {
     m_partial[k] = m_partial.back();
     m_partial.pop_back();
     ++messages_received;
-    if (m_client) m_client->on_message(src, tag, offset, bytes);
+    if (m_client) m_client->on_message(src, tag, offset, bytes, seq);
   }
 }
 

@@ -23,6 +23,9 @@ struct message {
   uint64_t buf_offset = 0;
   uint32_t tag = 0;
   uint32_t collective_id = 0;
+  // Per (source, destination, tag), in the order the sends were posted: the receiver matches
+  // by it, so messages do not overtake each other whatever route their packets take (MPI).
+  uint32_t seq = 0;
   tlm_net::packet_kind kind = tlm_net::packet_kind::data;  // control: a Mini Packet
   // Offload: the family's fields, copied into every packet (tlm_net::family_header).
   tlm_net::family_header offload;
@@ -32,8 +35,10 @@ struct message {
 class nic_client {
  public:
   virtual ~nic_client() = default;
+  // A whole message has arrived; `seq` is the sender's message::seq. Messages complete in
+  // any order under non-minimal or adaptive routing.
   virtual void on_message(network::terminal_id src, uint32_t tag, uint64_t buf_offset,
-                          uint64_t bytes) = 0;
+                          uint64_t bytes, uint32_t seq) = 0;
   // Every packet delivered here, before its message is complete and before the packet
   // returns to the pool (traffic generators measure packet latency with it).
   virtual void on_packet(const tlm_net::packet& /*p*/) {}
@@ -67,7 +72,8 @@ class nic : public sc_core::sc_module {
   const tlm_net::stat_group& stats() const { return m_stats; }
 
  protected:
-  explicit nic(const sc_core::sc_module_name& name) : sc_core::sc_module(name), out("out"), in("in") {}
+  explicit nic(const sc_core::sc_module_name& name)
+      : sc_core::sc_module(name), out("out"), in("in") {}
   tlm_net::stat_group m_stats;
 };
 

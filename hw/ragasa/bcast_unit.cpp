@@ -354,6 +354,7 @@ void bcast_unit::build() {
   p->size_bytes = src->size_bytes;
   p->msg_id = src->msg_id;
   p->tag = src->tag;
+  p->msg_seq = src->msg_seq;
   p->collective_id = src->collective_id;
   p->msg_bytes = src->msg_bytes;
   p->buf_offset = src->buf_offset;

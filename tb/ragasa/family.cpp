@@ -80,12 +80,35 @@ settings read_settings(const config& cfg, const scenario& s, bool used) {
 
 namespace {
 
+// Every router's Mini Packet (header and one entry per child of the tree) fits one packet.
+void check_mini_packets(const hw::ragasa::manager_params& mp, uint32_t packet_bytes,
+                        const algorithms::ragasa_tree& tree) {
+  if (mp.mini_packet_header_bytes > packet_bytes) {
+    throw config_error(
+        "ragasa.mini_packet_header_bytes",
+        "ragasa.mini_packet_header_bytes = " + std::to_string(mp.mini_packet_header_bytes) +
+            " exceeds one packet; allowed: at most network.packet_bytes = " +
+            std::to_string(packet_bytes));
+  }
+  for (size_t r = 0; r < tree.children.size(); ++r) {
+    if (hw::ragasa::mini_packet_bytes(mp, tree.children[r].size()) > packet_bytes) {
+      throw config_error("ragasa.mini_packet_child_bytes",
+                         "the Mini Packet of router " + std::to_string(r) + " (" +
+                             std::to_string(tree.children[r].size()) +
+                             " children) exceeds one packet (network.packet_bytes = " +
+                             std::to_string(packet_bytes) +
+                             "); allowed: ragasa.mini_packet_header_bytes + children * "
+                             "ragasa.mini_packet_child_bytes <= network.packet_bytes");
+    }
+  }
+}
+
 class instance final : public offload_instance {
  public:
   explicit instance(const offload_context& ctx)
       : m_ctx(ctx), m_settings(read_settings(ctx.s.cfg, ctx.s)) {
     m_tree = algorithms::make_ragasa_tree(ctx.topo, ctx.place, ctx.sched.root);
-    check_mini_packets();
+    check_mini_packets(m_settings.manager, ctx.s.nic.packet_bytes, m_tree);
   }
 
   ~instance() override {
@@ -152,7 +175,6 @@ class instance final : public offload_instance {
   }
 
  private:
-  void check_mini_packets() const;
   void make_unit(fabric& fab, network::router_id r);
 
   offload_context m_ctx;
@@ -168,29 +190,6 @@ class instance final : public offload_instance {
   std::vector<std::unique_ptr<cosim::unit_input_tap>> m_taps;
   std::unique_ptr<hw::ragasa::manager> m_manager;
 };
-
-void instance::check_mini_packets() const {
-  const hw::ragasa::manager_params& mp = m_settings.manager;
-  const uint32_t packet = m_ctx.s.nic.packet_bytes;
-  if (mp.mini_packet_header_bytes > packet) {
-    throw config_error(
-        "ragasa.mini_packet_header_bytes",
-        "ragasa.mini_packet_header_bytes = " + std::to_string(mp.mini_packet_header_bytes) +
-            " exceeds one packet; allowed: at most network.packet_bytes = " +
-            std::to_string(packet));
-  }
-  for (uint32_t r = 0; r < m_ctx.topo.num_routers(); ++r) {
-    if (hw::ragasa::mini_packet_bytes(mp, m_tree.children[r].size()) > packet) {
-      throw config_error(
-          "ragasa.mini_packet_child_bytes",
-          "the Mini Packet of router " + std::to_string(r) + " (" +
-              std::to_string(m_tree.children[r].size()) +
-              " children) exceeds one packet (network.packet_bytes = " + std::to_string(packet) +
-              "); allowed: ragasa.mini_packet_header_bytes + children * "
-              "ragasa.mini_packet_child_bytes <= network.packet_bytes");
-    }
-  }
-}
 
 void instance::make_unit(fabric& fab, network::router_id r) {
   const std::string id = std::to_string(r);
@@ -353,6 +352,11 @@ offload_family family() {
   f.replication_tree = [](const network::topology& topo, const network::placement& place,
                           uint32_t root) {
     return algorithms::make_ragasa_tree(topo, place, root);
+  };
+  f.check_hardware = [](const scenario& s, const network::topology& topo,
+                        const network::placement& place, uint32_t root) {
+    check_mini_packets(read_settings(s.cfg, s).manager, s.nic.packet_bytes,
+                       algorithms::make_ragasa_tree(topo, place, root));
   };
   return f;
 }

@@ -87,6 +87,7 @@ class packet_source final : public sc_core::sc_module, public tlm_net::bw_if {
     uint32_t size;
     uint8_t vc = 0;
     network::terminal_id dst = 1;  // the NIC under test
+    uint32_t seq = 0;              // among the source's messages to dst with this tag
   };
   std::vector<plan> plans;  // in time order
   struct credit {
@@ -120,6 +121,7 @@ class packet_source final : public sc_core::sc_module, public tlm_net::bw_if {
       p->size_bytes = pl.size;
       p->msg_id = pl.msg_id;
       p->tag = pl.tag;
+      p->msg_seq = pl.seq;
       p->msg_bytes = pl.msg_bytes;
       p->buf_offset = pl.offset;
       p->index = pl.index;
@@ -376,9 +378,9 @@ BOOST_AUTO_TEST_CASE(host_recv_matches_source_and_tag_in_order) {
   using plan = packet_source::plan;
   b.source.plans = {
       plan{100000, 2, 0, 1, 600, 50, 0, 1, 50},
-      plan{200000, 0, 0, 1, 0, 100, 0, 1, 100},
+      plan{200000, 0, 0, 1, 0, 100, 0, 1, 100},  // rank 0's first tag-1 message
       plan{300000, 0, 1, 2, 100, 200, 0, 1, 200},
-      plan{400000, 0, 2, 1, 300, 300, 0, 1, 300},
+      plan{400000, 0, 2, 1, 300, 300, 0, 1, 300, 0, 1, 1},  // rank 0's second tag-1 message
   };
   std::vector<uint64_t> done;
   b.script = [&](bench& self) {
@@ -476,7 +478,7 @@ BOOST_AUTO_TEST_CASE(host_duplicate_bytes_do_not_finish_a_rank_early) {
   using plan = packet_source::plan;
   b.source.plans = {
       plan{100000, 0, 0, 1, 0, 400, 0, 1, 400},
-      plan{200000, 0, 1, 1, 0, 400, 0, 1, 400},
+      plan{200000, 0, 1, 1, 0, 400, 0, 1, 400, 0, 1, 1},  // rank 0's second tag-1 message
       plan{300000, 2, 0, 1, 400, 400, 0, 1, 400},
   };
   const auto got = sample_coverage(b, {100000, 200000, 300000});

@@ -1,0 +1,107 @@
+// --vcd as a careless or hostile user gives it (issue 13, reproductions 1 and 2 and the
+// smaller --vcd points): every case exits 0 with a whole VCD, or 2 naming --vcd, never on a
+// signal or an abort, and never leaves a half-written file under the requested name.
+#include <boost/test/unit_test.hpp>
+
+#include "cli_runner.h"
+#include "vcd_reader.h"
+
+#include <sys/stat.h>
+
+#include <dirent.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+using bcastsim::test::contains;
+using bcastsim::test::fresh_dir;
+using bcastsim::test::outcome;
+using bcastsim::test::run_cli;
+
+namespace {
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0;
+}
+
+std::vector<std::string> files_in(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* d = opendir(dir.c_str());
+  BOOST_REQUIRE(d != nullptr);
+  while (const dirent* e = readdir(d)) {
+    const std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(n);
+  }
+  closedir(d);
+  return names;
+}
+
+// A complete VCD: the header ends and the file ends with a line.
+void expect_whole_vcd(const std::string& path) {
+  std::ifstream in(path);
+  BOOST_REQUIRE_MESSAGE(in.good(), "no VCD at " << path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_TEST(contains(text, "$enddefinitions"), path);
+  BOOST_TEST((!text.empty() && text.back() == '\n'), path);
+  bcastsim::test::read_vcd(path);  // parses
+}
+
+void expect_refused(const std::string& args, const std::string& text) {
+  const outcome o = run_cli(args);
+  BOOST_TEST(o.code == 2, args << " -> " << o.code << ": " << o.output);
+  BOOST_TEST(contains(o.output, "--vcd"), o.output);
+  BOOST_TEST(contains(o.output, text), o.output);
+}
+
+}  // namespace
+
+// Reproduction 1: a folder that does not exist.
+BOOST_AUTO_TEST_CASE(vcd_in_a_missing_folder_exits_2) {
+  expect_refused("run -q --vcd /nonexistent/x.vcd --out " + fresh_dir(), "/nonexistent/x.vcd");
+}
+
+// `--vcd adir` used to write adir.vcd beside an existing folder.
+BOOST_AUTO_TEST_CASE(vcd_naming_a_folder_exits_2) {
+  const std::string dir = fresh_dir();
+  expect_refused("run -q --vcd " + dir + " --out " + dir, "is a directory");
+  BOOST_TEST(!exists(dir + ".vcd"));
+}
+
+// `--vcd /dev/full` used to exit 0 with no waveform: writes to a device are not checked.
+BOOST_AUTO_TEST_CASE(vcd_on_a_device_exits_2) {
+  expect_refused("run -q --vcd /dev/full --out " + fresh_dir(), "not a regular file");
+}
+
+// Reproduction 2: nothing to simulate (one rank; a time limit before the first event) used
+// to abort on SystemC's W715; the VCD is now whole, with no changes.
+BOOST_AUTO_TEST_CASE(vcd_of_a_one_rank_job_is_whole) {
+  const std::string dir = fresh_dir();
+  const outcome o = run_cli("run -q --set job.placement=contiguous --set job.ranks=1 --vcd " +
+                            dir + "/one.vcd --out " + dir);
+  BOOST_TEST(o.code == 0, o.output);
+  expect_whole_vcd(dir + "/one.vcd");
+  BOOST_TEST(exists(dir + "/one.gtkw"));
+  BOOST_TEST(files_in(dir).size() == 3u);  // one.vcd, one.gtkw, result.json: no leftovers
+}
+
+BOOST_AUTO_TEST_CASE(vcd_of_a_run_stopped_at_once_is_whole) {
+  const std::string dir = fresh_dir();
+  const outcome o =
+      run_cli("run -q --set sim.max_time_ns=1 --vcd " + dir + "/w.vcd --out " + dir);
+  BOOST_TEST(o.code == 1, o.output);  // stalled at the time limit
+  BOOST_TEST(!contains(o.output, "W715"), o.output);
+  expect_whole_vcd(dir + "/w.vcd");
+}
+
+BOOST_AUTO_TEST_CASE(vcd_of_synthetic_traffic_without_arrivals_is_whole) {
+  const std::string dir = fresh_dir();
+  const outcome o = run_cli(
+      "run -q --set collective.algorithm=none --set traffic.kind=uniform "
+      "--set traffic.load=1e-6 --set traffic.warmup_ns=0 --set traffic.measure_ns=0.001 --vcd " +
+      dir + "/w.vcd --out " + dir);
+  BOOST_TEST((o.code == 0 || o.code == 1), o.output);
+  BOOST_TEST(!contains(o.output, "W715"), o.output);
+  expect_whole_vcd(dir + "/w.vcd");
+}
