@@ -90,22 +90,33 @@ def shrink(text):
 def read_keys(binary):
     """Scenario keys from `bcastsim list`: {key: allowed values (list) or (lo, hi) or None}."""
     out = subprocess.run([binary, "list"], capture_output=True, text=True, timeout=60).stdout
-    keys = {}
-    pat = re.compile(r"^\s+((?:[a-z_]+\.)+[a-z_]+|seed)\s+default\s+(\S+)\s+(.*)$")
+    return parse_keys(out)
+
+
+def parse_keys(out):
+    """The key tables of `bcastsim list` output (columns key, default, allowed, description)."""
+    keys, cols = {}, None
     for line in out.splitlines():
-        m = pat.match(line)
-        if not m:
+        head = re.match(r"^(\s*)key(\s+)default(\s+)allowed(\s+)description", line)
+        if head:
+            cols = (line.index("default"), line.index("allowed"), line.index("description"))
             continue
+        if cols is None or not line.startswith("  ") or len(line) <= cols[1]:
+            continue
+        key = line.split()[0]
+        if not re.match(r"^((?:[a-z_]+\.)+[a-z_]+|seed)$", key):
+            continue
+        # A wide allowed column may run past the description column's start.
+        text = line[cols[1]:] if line[cols[1]] != " " else ""
         allowed = None
-        a = re.search(r"allowed (\S.*)$", m.group(3))
-        if a:
-            text = a.group(1).strip()
-            r = re.match(r"\[([^,]+), *([^\]]+)\]", text)
-            if r:
-                allowed = (r.group(1), r.group(2))
-            elif "|" in text:
-                allowed = text.split("|")
-        keys.setdefault(m.group(1), allowed)
+        r = re.match(r"^(\S+) \.\. (\S+)\s", text)
+        if r:
+            allowed = (r.group(1), r.group(2))
+        elif text:
+            allowed = text.split(" ")[0].split("|")
+        if isinstance(keys.get(key), list) and isinstance(allowed, list):
+            allowed = keys[key] + [v for v in allowed if v not in keys[key]]  # kinds' routings
+        keys[key] = allowed if key not in keys or isinstance(allowed, list) else keys[key]
     # The algorithm list is a table of its own.
     algos = re.findall(r"^  ([a-z][a-z-]*)(?:, [a-z-]+)?\s{2,}\S", out.split("Algorithms")[1]
                        .split("Block statistics")[0], re.M) if "Algorithms" in out else []
@@ -751,6 +762,10 @@ def main():
             if name.startswith("case-"):
                 shutil.rmtree(os.path.join(args.findings, name), ignore_errors=True)
     keys = read_keys(args.binary)
+    if len(keys) < 30 or "collective.algorithm" not in keys:
+        print("fuzz: read only %d keys from `%s list`: its table format changed?"
+              % (len(keys), args.binary), file=sys.stderr)
+        return 2
     texts = load_texts()
     args.work = tempfile.mkdtemp(prefix="bcastsim-fuzz-")
     start = time.monotonic()

@@ -33,6 +33,36 @@ def kinds(found):
     return [kind for kind, _ in found]
 
 
+class ParseKeys(unittest.TestCase):
+    # `bcastsim list` rows as printed: an allowed column may run into the description's.
+    LIST = """Topologies (topology.kind), each with its own keys:
+  dragonfly: Kim et al.
+    key                                default   allowed                         description
+    topology.g                         0         0 .. 1000000                    dragonfly groups
+    routing.kind                       minimal   minimal|nonminimal|valiant|adaptive  routing policy: a|b
+  torus: Tofu
+    key                                default             allowed              description
+    topology.mesh                      ""                                       torus lines: a|b
+    routing.kind                       dimension-order     dimension-order      routing policy
+Algorithms (collective.algorithm):
+  binomial, tree          MPICH binomial
+  glf                     global-links-first
+Block statistics: each block's own value
+  key                                default         allowed                         description
+  seed                               1               0 .. 18000000000000000000       master seed
+  collective.algorithm               binomial                                        algorithm
+"""
+
+    def test_columns_ranges_choices_and_algorithms(self):
+        keys = fuzz.parse_keys(self.LIST)
+        self.assertEqual(keys["topology.g"], ("0", "1000000"))
+        self.assertEqual(keys["routing.kind"],
+                         ["minimal", "nonminimal", "valiant", "adaptive", "dimension-order"])
+        self.assertIsNone(keys["topology.mesh"])
+        self.assertEqual(keys["seed"], ("0", "18000000000000000000"))
+        self.assertEqual(keys["collective.algorithm"], ["binomial", "glf"])
+
+
 class CheckResult(unittest.TestCase):
     def test_balanced_runs_pass(self):
         self.assertEqual(fuzz.check_result(result(2272, 2272)), [])
