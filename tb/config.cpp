@@ -3,6 +3,7 @@
 #include "network/routing.h"
 #include "network/topology_kind.h"
 #include "tb/offload_family.h"
+#include "tb/yaml_input.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -55,10 +56,11 @@ void add_kind_keys(std::vector<key_info>& keys, const network::topology_kind& ki
   }
   for (const network::link_class_decl& c : kind.classes) {
     const std::string what = c.description.empty() ? c.name + " links" : c.description;
-    for (key_info k : {params::real_key("link." + c.name + ".bandwidth_gib_per_s",
-                                        c.bandwidth_gib_per_s, 1e-6, 1e6, what + ": bandwidth, GiB/s"),
-                       params::real_key("link." + c.name + ".latency_ns", c.latency_ns, 0, 1e9,
-                                        what + ": latency (also of credits)")}) {
+    for (key_info k :
+         {params::real_key("link." + c.name + ".bandwidth_gib_per_s", c.bandwidth_gib_per_s, 1e-6,
+                           1e6, what + ": bandwidth, GiB/s"),
+          params::real_key("link." + c.name + ".latency_ns", c.latency_ns, 0, 1e9,
+                           what + ": latency (also of credits)")}) {
       k.owner = kind.name;
       keys.push_back(std::move(k));
     }
@@ -67,12 +69,11 @@ void add_kind_keys(std::vector<key_info>& keys, const network::topology_kind& ki
 
 void add_buffer_keys(std::vector<key_info>& keys, const network::topology_kind& kind) {
   for (const network::link_class_decl& c : kind.classes) {
-    key_info k = params::uint_key("router.vc_buffer_bytes." + c.name, c.vc_buffer_bytes, 1,
-                                  1u << 30,
-                                  c.name == "terminal"
-                                      ? "input VC buffer of terminal ports (and the NIC's receive "
-                                        "buffer)"
-                                      : "input VC buffer of " + c.name + " ports");
+    key_info k = params::uint_key(
+        "router.vc_buffer_bytes." + c.name, c.vc_buffer_bytes, 1, 1u << 30,
+        c.name == "terminal" ? "input VC buffer of terminal ports (and the NIC's receive "
+                               "buffer)"
+                             : "input VC buffer of " + c.name + " ports");
     k.owner = kind.name;
     keys.push_back(std::move(k));
   }
@@ -86,10 +87,10 @@ std::string section_of(const std::string& key) {
 // A VC buffer must hold one packet (virtual cut-through at packet granularity).
 uint32_t checked_buffer(const std::string& key, uint64_t bytes, uint32_t packet) {
   if (bytes < packet) {
-    throw config_error(key, key + " = " + std::to_string(bytes) +
-                                " cannot hold one packet (network.packet_bytes = " +
-                                std::to_string(packet) + "); allowed: at least " +
-                                std::to_string(packet));
+    throw config_error(
+        key, key + " = " + std::to_string(bytes) +
+                 " cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
+                 "); allowed: at least " + std::to_string(packet));
   }
   return static_cast<uint32_t>(bytes);
 }
@@ -163,6 +164,11 @@ void flatten(const YAML::Node& node, const std::string& prefix, config& cfg,
     }
     const key_info* k = any_key(key);
     if (!k) unknown_key(key, origin);
+    if (cfg.given().count(key)) {  // nested once and dotted once: the loader sees two keys
+      throw config_error(key, key + " is given twice" + origin + ", again at line " +
+                                  std::to_string(kv.first.Mark().line + 1) +
+                                  "; allowed: each key once");
+    }
     if (v.IsScalar()) {
       cfg.set(key, v.Scalar());
     } else if (v.IsSequence() && k->type == value_type::text) {
@@ -301,12 +307,7 @@ std::string owners_of(const std::string& key) {
 
 config config::from_yaml_text(const std::string& text, const std::string& origin) {
   config cfg;
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw config_error("", "cannot parse " + origin + ": " + e.what());
-  }
+  const YAML::Node root = load_yaml(text, origin, "");
   if (root.IsNull()) return cfg;
   if (!root.IsMap()) throw config_error("", origin + " must be a YAML mapping of keys");
   flatten(root, "", cfg, " (in " + origin + ")");
@@ -314,11 +315,7 @@ config config::from_yaml_text(const std::string& text, const std::string& origin
 }
 
 config config::from_yaml_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw config_error("", "cannot read scenario file '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return from_yaml_text(ss.str(), path);
+  return from_yaml_text(read_input_file(path, "", "scenario file"), path);
 }
 
 void config::set(const std::string& assignment) {

@@ -3,11 +3,15 @@
 #include "algorithms/registry.h"
 #include "network/routing.h"
 #include "tb/config.h"
+#include "tb/yaml_input.h"
 
 #include <yaml-cpp/yaml.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -160,12 +164,7 @@ nlohmann::json plots_json(const YAML::Node& n) {
 }
 
 YAML::Node load_study_yaml(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw config_error("", "cannot parse study " + file + ": " + e.what());
-  }
+  const YAML::Node root = load_yaml(text, "study " + file, "STUDY");
   if (!root.IsMap()) throw config_error("", "study " + file + " must be a YAML mapping");
   return root;
 }
@@ -329,11 +328,7 @@ study parse_study_text(const std::string& text, const std::string& file) {
 }
 
 study load_study(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw config_error("STUDY", "cannot read study file '" + file + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_study_text(ss.str(), file);
+  return parse_study_text(read_input_file(file, "STUDY", "study file"), file);
 }
 
 uint64_t derive_seed(uint64_t study_seed,
