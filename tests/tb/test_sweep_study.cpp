@@ -176,6 +176,30 @@ BOOST_AUTO_TEST_CASE(bad_studies_name_the_key_and_what_is_allowed) {
   expect_error("scenario: /nonexistent/base.yaml\n", "", "/nonexistent/base.yaml");
 }
 
+// Issue 13, reproduction 11: -1 wrapped to 2^64-1; 1e300 and 1.5 were accepted.
+BOOST_AUTO_TEST_CASE(study_integer_keys_are_integers_in_range) {
+  for (const char* bad : {"-1", "1e300", "1.5", "18446744073709551616", "[1]", "''"}) {
+    expect_error(std::string("seed: ") + bad + "\n", "seed",
+                 "allowed: an integer in [0, 18446744073709551615]");
+  }
+  BOOST_CHECK_EQUAL(parse("seed: 18446744073709551615\n").seed, UINT64_MAX);
+  for (const char* bad : {"0", "1.5", "1e3", "-1", "100001"}) {
+    expect_error(std::string("replicates: ") + bad + "\n", "replicates",
+                 "allowed: an integer in [1, 100000]");
+  }
+  BOOST_CHECK_EQUAL(parse("replicates: 100000\n").replicates, 100000u);
+}
+
+// Issue 13, reproduction 8: `scenario: .` and `scenario: [a]` ran the built-in default.
+BOOST_AUTO_TEST_CASE(study_scenario_is_a_single_readable_file) {
+  expect_error("scenario: .\n", "scenario", "is a directory");
+  expect_error("scenario: [a]\n", "scenario", "expected a single value");
+  expect_error("scenario: {a: 1}\n", "scenario", "expected a single value");
+  expect_error("scenario:\n", "scenario", "expected a single value");
+  expect_error("name: [a]\n", "name", "expected a single value");
+  expect_error("command: [run]\n", "command", "expected a single value");
+}
+
 BOOST_AUTO_TEST_CASE(csv_has_a_row_per_point_with_results_and_errors) {
   const study s = parse("cross:\n  collective.algorithm: [binomial, ragasa, forest]\n");
   const auto points = expand(s);
