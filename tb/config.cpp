@@ -225,6 +225,9 @@ std::vector<key_info> general_keys() {
       // (here: the traffic generators' keys, see schema())
       r("sim.max_time_ns", "1e10", 0, 1e18,
         "simulated-time limit; reaching it stops the run as stalled (exit 1); 0 = none"),
+      r("sim.max_memory_gib", "0", 0, 1e6,
+        "memory a run or analysis may need, estimated from the topology's size before "
+        "building it; a larger estimate is refused (exit 2); 0 = 3/4 of physical memory"),
       t("trace.vcd", "", "VCD file to write (empty = no waveforms); --vcd sets it"),
       t("trace.blocks", "router_0,nic_0",
         "blocks to trace, comma-separated: router_N, nic_N, unit_N (Bcast Units, with ragasa)"),

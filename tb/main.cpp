@@ -9,6 +9,7 @@
 #include "tb/cosim/command.h"
 #include "tb/export_graph.h"
 #include "tb/format.h"
+#include "tb/memory_estimate.h"
 #include "tb/offload_family.h"
 #include "tb/simulation.h"
 #include "tb/sweep/command.h"
@@ -24,6 +25,7 @@
 #include <functional>
 #include <iomanip>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 namespace {
@@ -153,6 +155,7 @@ void write_json(const nlohmann::json& r, const std::string& path) {
 int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>& sets,
                 const std::string& seed, const std::string& out_dir, bool quiet) {
   const tb::config cfg = load_config(scenario_file, sets, seed);
+  tb::check_memory(cfg, tb::memory_use::analyze);
   const std::string path = output_path(out_dir, "analyze.json");
   const nlohmann::json r = tb::analyze_scenario(cfg);
   write_json(r, path);
@@ -165,6 +168,7 @@ int cmd_run(const std::string& scenario_file, const std::vector<std::string>& se
             const std::string& record_unit_inputs, bool quiet) {
   tb::config cfg = load_config(scenario_file, sets, seed);
   if (!vcd.empty()) cfg.set("trace.vcd", vcd);
+  tb::check_memory(cfg, tb::memory_use::simulate);
   const std::string path = output_path(out_dir, "result.json");
 
   tb::run_scenario(
@@ -346,6 +350,11 @@ int guarded(const std::function<int()>& command) {
   } catch (const sc_core::sc_report& e) {
     std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
     return 1;
+  } catch (const std::bad_alloc&) {
+    // The estimate of sim.max_memory_gib was too low for this scenario.
+    std::cerr << "bcastsim: out of memory: the scenario needs more memory than the machine "
+                 "gives; make the topology or job smaller\n";
+    return 1;
   }
 }
 
@@ -392,7 +401,9 @@ int sc_main(int argc, char* argv[]) {
   return guarded([&] {
     if (list->parsed()) return cmd_list();
     if (graph->parsed()) {
-      tb::export_graph(load_config(sc.scenario_file, sc.sets, ""), sc.graph_file);
+      const tb::config cfg = load_config(sc.scenario_file, sc.sets, "");
+      tb::check_memory(cfg, tb::memory_use::analyze);
+      tb::export_graph(cfg, sc.graph_file);
       return 0;
     }
     if (run->parsed()) {

@@ -24,6 +24,45 @@ std::string write_study(const std::string& text) {
 
 }  // namespace
 
+// Reproduction 6: analyze grew past 7.5 GB and died of an uncaught std::bad_alloc.
+BOOST_AUTO_TEST_CASE(a_topology_too_large_for_memory_is_refused_before_allocating) {
+  auto o =
+      run_cli("analyze -q --out " + fresh_dir() + huge_dragonfly + " --set sim.max_memory_gib=4");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(
+      contains(o.output, "topology.g = 0, topology.a = 64, topology.p = 64, topology.h = 64"),
+      o.output);
+  BOOST_TEST(contains(o.output, "16781312 terminals) would need about"), o.output);
+  BOOST_TEST(contains(o.output, "allowed: at most 4.0 GiB (sim.max_memory_gib)"), o.output);
+  // The default limit, a share of the memory the process may have, refuses it under a
+  // 4 GiB address-space limit.
+  o = run_cli("--version >/dev/null; ulimit -v 4194304; " + std::string(BCASTSIM_BINARY) +
+              " analyze -q --out " + fresh_dir() + huge_dragonfly);
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "(sim.max_memory_gib = 0: 3/4 of the memory this process may use)"),
+             o.output);
+  // Simulating the largest dragonfly is refused on any machine.
+  o = run_cli("run -q --out " + fresh_dir() +
+              " --set topology.a=4096 --set topology.h=4096 --set topology.p=4096");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "to simulate; allowed: at most"), o.output);
+  o = run_cli("run -q --out " + fresh_dir() +
+              " --set topology.kind=torus --set topology.x=32 "
+              "--set topology.y=32 --set topology.z=32 --set topology.terminals_per_node=64");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "25165824 terminals"), o.output);
+}
+
+// Memory the estimate did not foresee ends in a message and exit 1, not an uncaught
+// std::bad_alloc (abort, exit 134).
+BOOST_AUTO_TEST_CASE(running_out_of_memory_is_a_message_not_an_abort) {
+  const auto o = run_cli("--version >/dev/null; ulimit -v 1048576; " +
+                         std::string(BCASTSIM_BINARY) + " analyze -q --out " + fresh_dir() +
+                         huge_dragonfly + " --set sim.max_memory_gib=1000");
+  BOOST_TEST(o.code == 1, o.output);
+  BOOST_TEST(contains(o.output, "bcastsim: out of memory"), o.output);
+}
+
 // Reproduction 11: seed -1 became 18446744073709551615; 1e300 and 1.5 were accepted.
 BOOST_AUTO_TEST_CASE(study_seed_must_be_an_integer_in_range) {
   for (const char* bad : {"-1", "1e300", "1.5"}) {
