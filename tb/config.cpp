@@ -115,6 +115,32 @@ uint32_t checked_buffer(const std::string& key, uint64_t bytes, uint32_t packet)
       key, "unknown key '" + key + "'" + origin + "; allowed keys " + where + ": " + join(near));
 }
 
+// A byte size: a uint key whose name says bytes (collective.bytes, router.vc_buffer_bytes.*).
+bool is_byte_size(const key_info& k) {
+  return k.type == value_type::uint && k.key.find("bytes") != std::string::npos;
+}
+
+// Byte sizes may carry a binary suffix, exact: 16KiB = 16384. Stored as the plain integer,
+// so result.json and point seeds see one spelling; anything else is left to check_value.
+std::string plain_bytes(const key_info& k, const std::string& value) {
+  if (!is_byte_size(k)) return value;
+  static const std::pair<const char*, int> suffixes[] = {
+      {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+  for (const auto& [suffix, shift] : suffixes) {
+    const size_t n = std::char_traits<char>::length(suffix);
+    if (value.size() <= n || value.compare(value.size() - n, n, suffix) != 0) continue;
+    const std::string digits = value.substr(0, value.size() - n);
+    if (digits.empty() || digits.size() > 12 ||
+        digits.find_first_not_of("0123456789") != std::string::npos) {
+      return value;
+    }
+    const uint64_t count = std::stoull(digits);  // < 10^12
+    if (count > (UINT64_MAX >> shift)) return value;
+    return std::to_string(count << shift);
+  }
+  return value;
+}
+
 void check_value(const key_info& k, const std::string& value, const std::string& origin) {
   auto fail = [&](const std::string& allowed) {
     throw config_error(
@@ -124,12 +150,15 @@ void check_value(const key_info& k, const std::string& value, const std::string&
   range << "[" << k.min << ", " << k.max << "]";
   switch (k.type) {
     case value_type::uint: {
+      const std::string allowed =
+          "an integer in " + range.str() +
+          (is_byte_size(k) ? " (bytes), or with a binary suffix: 16KiB, 4MiB, 1GiB, 1TiB" : "");
       if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
-        fail("an integer in " + range.str());
+        fail(allowed);
       }
       errno = 0;
       const double v = std::strtod(value.c_str(), nullptr);
-      if (errno || v < k.min || v > k.max) fail("an integer in " + range.str());
+      if (errno || v < k.min || v > k.max) fail(allowed);
       break;
     }
     case value_type::real: {
@@ -342,8 +371,9 @@ void config::set(const std::string& key, const std::string& value) {
   const key_info* k = find_key(key, kind());
   if (!k) k = any_key(key);
   if (!k) unknown_key(key, "");
-  check_value(*k, value, "");
-  m_given[key] = value;
+  const std::string plain = plain_bytes(*k, value);
+  check_value(*k, plain, "");
+  m_given[key] = plain;
 }
 
 const std::string& config::kind() const {

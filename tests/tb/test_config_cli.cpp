@@ -86,3 +86,28 @@ BOOST_AUTO_TEST_CASE(study_scenario_must_be_one_regular_file) {
   BOOST_TEST(o.code == 2, o.output);
   BOOST_TEST(contains(o.output, "scenario: expected a single value"), o.output);
 }
+
+BOOST_AUTO_TEST_CASE(byte_sizes_accept_binary_suffixes) {
+  const std::string out = fresh_dir();
+  auto o = run_cli("analyze -q --out " + out +
+                   " --set collective.bytes=64KiB --set router.vc_buffer_bytes.global=1MiB");
+  BOOST_TEST(o.code == 0, o.output);
+  std::ifstream in(out + "/analyze.json");
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_TEST(contains(json, "\"bytes\": 65536"), json.substr(0, 2000));
+  // In a scenario file and in a study too.
+  const std::string dir = fresh_dir();
+  std::ofstream(dir + "/s.yaml") << "collective:\n  bytes: 1MiB\n";
+  std::ofstream(dir + "/study.yaml") << "scenario: s.yaml\ncross:\n  network.packet_bytes: "
+                                        "[1KiB, 2KiB]\n";
+  o = run_cli("sweep --list " + dir + "/study.yaml");
+  BOOST_TEST(o.code == 0, o.output);
+  o = run_cli("analyze -q --out " + dir + " " + dir + "/s.yaml");
+  BOOST_TEST(o.code == 0, o.output);
+  // Decimal, fractional or wrapping sizes are refused naming the suffixes.
+  for (const char* bad : {"16KB", "1.5KiB", "KiB", "99999999TiB", "-1KiB"}) {
+    o = run_cli("analyze -q --out " + out + " --set collective.bytes=" + bad);
+    BOOST_TEST(o.code == 2, bad << ": " << o.output);
+    BOOST_TEST(contains(o.output, "or with a binary suffix: 16KiB"), o.output);
+  }
+}
