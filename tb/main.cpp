@@ -129,6 +129,13 @@ void print_analyze_table(const nlohmann::json& r, const std::string& path) {
   row("result") << path << "\n";
 }
 
+// One stderr line per key the scenario gives but does not read.
+void warn_ineffective(const tb::config& cfg) {
+  for (const std::string& w : tb::ineffective_keys(cfg)) {
+    std::cerr << "bcastsim: warning: " << w << "\n";
+  }
+}
+
 tb::config load_config(const std::string& scenario_file, const std::vector<std::string>& sets,
                        const std::string& seed) {
   tb::config cfg = scenario_file.empty() ? tb::config() : tb::config::from_yaml_file(scenario_file);
@@ -156,6 +163,7 @@ int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>
                 const std::string& seed, const std::string& out_dir, bool quiet) {
   const tb::config cfg = load_config(scenario_file, sets, seed);
   tb::check_memory(cfg, tb::memory_use::analyze);
+  warn_ineffective(cfg);
   const std::string path = output_path(out_dir, "analyze.json");
   const nlohmann::json r = tb::analyze_scenario(cfg);
   write_json(r, path);
@@ -169,6 +177,7 @@ int cmd_run(const std::string& scenario_file, const std::vector<std::string>& se
   tb::config cfg = load_config(scenario_file, sets, seed);
   if (!vcd.empty()) cfg.set("trace.vcd", vcd);
   tb::check_memory(cfg, tb::memory_use::simulate);
+  warn_ineffective(cfg);
   const std::string path = output_path(out_dir, "result.json");
 
   tb::run_scenario(

@@ -111,3 +111,23 @@ BOOST_AUTO_TEST_CASE(byte_sizes_accept_binary_suffixes) {
     BOOST_TEST(contains(o.output, "or with a binary suffix: 16KiB"), o.output);
   }
 }
+
+BOOST_AUTO_TEST_CASE(keys_without_effect_warn_naming_the_key_and_why) {
+  auto o = run_cli("analyze -q --out " + fresh_dir() +
+                   " --set ragasa.working_memory_bytes=4096 --set job.seed=3");
+  BOOST_TEST(o.code == 0, o.output);
+  BOOST_TEST(contains(o.output,
+                      "bcastsim: warning: ragasa.working_memory_bytes = 4096 has no "
+                      "effect: collective.algorithm = binomial does not use the ragasa "
+                      "offload"),
+             o.output);
+  BOOST_TEST(contains(o.output,
+                      "warning: job.seed = 3 has no effect: it applies to "
+                      "job.placement = random only"),
+             o.output);
+  // With Ragasa the key is read: no warning.
+  o = run_cli("analyze -q --out " + fresh_dir() +
+              " --set collective.algorithm=ragasa --set ragasa.working_memory_bytes=65536");
+  BOOST_TEST(o.code == 0, o.output);
+  BOOST_TEST(!contains(o.output, "warning"), o.output);
+}
