@@ -18,6 +18,18 @@ std::unique_ptr<topology> make_dragonfly(const params::values& v) {
   return std::make_unique<dragonfly>(p);
 }
 
+topology_kind::size_estimate dragonfly_size(const params::values& v) {
+  const double a = static_cast<double>(v.uint("topology.a"));
+  const double h = static_cast<double>(v.uint("topology.h"));
+  const double given_g = static_cast<double>(v.uint("topology.g"));
+  const double g = given_g == 0 ? a * h + 1 : given_g;
+  topology_kind::size_estimate e;
+  e.routers = g * a;
+  e.terminals = e.routers * static_cast<double>(v.uint("topology.p"));
+  e.ports = e.terminals + e.routers * (a - 1 + h);
+  return e;
+}
+
 std::unique_ptr<routing_policy> make_dragonfly_routing(const std::string& name,
                                                        const topology& topo) {
   const auto& df = dynamic_cast<const dragonfly&>(topo);
@@ -31,8 +43,9 @@ std::unique_ptr<routing_policy> make_dragonfly_routing(const std::string& name,
 topology_kind dragonfly_kind() {
   topology_kind k;
   k.name = "dragonfly";
-  k.description = "Kim et al. (ISCA'08): g groups of a routers, p terminals and h global ports "
-                  "per router, each group fully connected";
+  k.description =
+      "Kim et al. (ISCA'08): g groups of a routers, p terminals and h global ports "
+      "per router, each group fully connected";
   k.params = {
       params::uint_key("topology.g", 0, 0, 1e6, "dragonfly groups; 0 = the maximum a*h+1"),
       params::uint_key("topology.a", 4, 1, 4096, "dragonfly routers per group"),
@@ -41,7 +54,8 @@ topology_kind dragonfly_kind() {
       params::choice_key("topology.arrangement", "absolute", {"absolute", "relative"},
                          "global link arrangement: absolute = BookSim2 "
                          "dragonflynew, relative = SST"),
-      params::choice_key("routing.kind", "minimal", {"minimal", "nonminimal", "valiant", "adaptive"},
+      params::choice_key("routing.kind", "minimal",
+                         {"minimal", "nonminimal", "valiant", "adaptive"},
                          "routing policy: minimal, nonminimal (Valiant; alias valiant), adaptive "
                          "(UGAL-L)"),
   };
@@ -55,6 +69,7 @@ topology_kind dragonfly_kind() {
   k.routings = {"minimal", "nonminimal", "adaptive"};
   k.routing_aliases = {{"valiant", "nonminimal"}};
   k.make = make_dragonfly;
+  k.estimate_size = dragonfly_size;
   k.make_routing = make_dragonfly_routing;
   return k;
 }

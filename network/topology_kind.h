@@ -37,6 +37,15 @@ struct topology_kind {
   std::vector<std::pair<std::string, std::string>> routing_aliases;
   // Throws topology_error naming the key.
   std::unique_ptr<topology> (*make)(const params::values& v) = nullptr;
+  // The size make would build, from the keys alone (doubles: a hostile size must not wrap),
+  // so memory can be estimated before allocating; nullptr: not known before building (a
+  // graph file's size is bounded by its file).
+  struct size_estimate {
+    double routers = 0;
+    double terminals = 0;
+    double ports = 0;  // router ports, terminal ports included
+  };
+  size_estimate (*estimate_size)(const params::values& v) = nullptr;
   // `name` is one of routings (aliases resolved); `topo` is of this kind.
   std::unique_ptr<routing_policy> (*make_routing)(const std::string& name,
                                                   const topology& topo) = nullptr;

@@ -16,6 +16,16 @@ std::unique_ptr<topology> make_torus(const params::values& v) {
   return std::make_unique<torus>(p);
 }
 
+topology_kind::size_estimate torus_size(const params::values& v) {
+  topology_kind::size_estimate e;
+  e.routers = static_cast<double>(v.uint("topology.x")) *
+              static_cast<double>(v.uint("topology.y")) *
+              static_cast<double>(v.uint("topology.z")) * 12;  // a 2 x 3 x 2 unit per position
+  e.terminals = e.routers * static_cast<double>(v.uint("topology.terminals_per_node"));
+  e.ports = e.terminals + e.routers * 2 * torus_num_dims;  // at most two neighbours per dimension
+  return e;
+}
+
 // "dimension-order" is the only routing; resolve_routing has refused any other name.
 std::unique_ptr<routing_policy> make_torus_routing(const std::string&, const topology& topo) {
   return std::make_unique<torus_dor_routing>(dynamic_cast<const torus&>(topo));
@@ -58,6 +68,7 @@ topology_kind torus_kind() {
   }
   k.routings = {"dimension-order"};
   k.make = make_torus;
+  k.estimate_size = torus_size;
   k.make_routing = make_torus_routing;
   return k;
 }

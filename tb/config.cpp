@@ -3,6 +3,7 @@
 #include "network/routing.h"
 #include "network/topology_kind.h"
 #include "tb/offload_family.h"
+#include "tb/yaml_input.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -55,10 +56,11 @@ void add_kind_keys(std::vector<key_info>& keys, const network::topology_kind& ki
   }
   for (const network::link_class_decl& c : kind.classes) {
     const std::string what = c.description.empty() ? c.name + " links" : c.description;
-    for (key_info k : {params::real_key("link." + c.name + ".bandwidth_gib_per_s",
-                                        c.bandwidth_gib_per_s, 1e-6, 1e6, what + ": bandwidth, GiB/s"),
-                       params::real_key("link." + c.name + ".latency_ns", c.latency_ns, 0, 1e9,
-                                        what + ": latency (also of credits)")}) {
+    for (key_info k :
+         {params::real_key("link." + c.name + ".bandwidth_gib_per_s", c.bandwidth_gib_per_s, 1e-6,
+                           1e6, what + ": bandwidth, GiB/s"),
+          params::real_key("link." + c.name + ".latency_ns", c.latency_ns, 0, 1e9,
+                           what + ": latency (also of credits)")}) {
       k.owner = kind.name;
       keys.push_back(std::move(k));
     }
@@ -67,12 +69,11 @@ void add_kind_keys(std::vector<key_info>& keys, const network::topology_kind& ki
 
 void add_buffer_keys(std::vector<key_info>& keys, const network::topology_kind& kind) {
   for (const network::link_class_decl& c : kind.classes) {
-    key_info k = params::uint_key("router.vc_buffer_bytes." + c.name, c.vc_buffer_bytes, 1,
-                                  1u << 30,
-                                  c.name == "terminal"
-                                      ? "input VC buffer of terminal ports (and the NIC's receive "
-                                        "buffer)"
-                                      : "input VC buffer of " + c.name + " ports");
+    key_info k = params::uint_key(
+        "router.vc_buffer_bytes." + c.name, c.vc_buffer_bytes, 1, 1u << 30,
+        c.name == "terminal" ? "input VC buffer of terminal ports (and the NIC's receive "
+                               "buffer)"
+                             : "input VC buffer of " + c.name + " ports");
     k.owner = kind.name;
     keys.push_back(std::move(k));
   }
@@ -86,10 +87,10 @@ std::string section_of(const std::string& key) {
 // A VC buffer must hold one packet (virtual cut-through at packet granularity).
 uint32_t checked_buffer(const std::string& key, uint64_t bytes, uint32_t packet) {
   if (bytes < packet) {
-    throw config_error(key, key + " = " + std::to_string(bytes) +
-                                " cannot hold one packet (network.packet_bytes = " +
-                                std::to_string(packet) + "); allowed: at least " +
-                                std::to_string(packet));
+    throw config_error(
+        key, key + " = " + std::to_string(bytes) +
+                 " cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
+                 "); allowed: at least " + std::to_string(packet));
   }
   return static_cast<uint32_t>(bytes);
 }
@@ -114,6 +115,32 @@ uint32_t checked_buffer(const std::string& key, uint64_t bytes, uint32_t packet)
       key, "unknown key '" + key + "'" + origin + "; allowed keys " + where + ": " + join(near));
 }
 
+// A byte size: a uint key whose name says bytes (collective.bytes, router.vc_buffer_bytes.*).
+bool is_byte_size(const key_info& k) {
+  return k.type == value_type::uint && k.key.find("bytes") != std::string::npos;
+}
+
+// Byte sizes may carry a binary suffix, exact: 16KiB = 16384. Stored as the plain integer,
+// so result.json and point seeds see one spelling; anything else is left to check_value.
+std::string plain_bytes(const key_info& k, const std::string& value) {
+  if (!is_byte_size(k)) return value;
+  static const std::pair<const char*, int> suffixes[] = {
+      {"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"TiB", 40}};
+  for (const auto& [suffix, shift] : suffixes) {
+    const size_t n = std::char_traits<char>::length(suffix);
+    if (value.size() <= n || value.compare(value.size() - n, n, suffix) != 0) continue;
+    const std::string digits = value.substr(0, value.size() - n);
+    if (digits.empty() || digits.size() > 12 ||
+        digits.find_first_not_of("0123456789") != std::string::npos) {
+      return value;
+    }
+    const uint64_t count = std::stoull(digits);  // < 10^12
+    if (count > (UINT64_MAX >> shift)) return value;
+    return std::to_string(count << shift);
+  }
+  return value;
+}
+
 void check_value(const key_info& k, const std::string& value, const std::string& origin) {
   auto fail = [&](const std::string& allowed) {
     throw config_error(
@@ -123,12 +150,15 @@ void check_value(const key_info& k, const std::string& value, const std::string&
   range << "[" << k.min << ", " << k.max << "]";
   switch (k.type) {
     case value_type::uint: {
+      const std::string allowed =
+          "an integer in " + range.str() +
+          (is_byte_size(k) ? " (bytes), or with a binary suffix: 16KiB, 4MiB, 1GiB, 1TiB" : "");
       if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
-        fail("an integer in " + range.str());
+        fail(allowed);
       }
       errno = 0;
       const double v = std::strtod(value.c_str(), nullptr);
-      if (errno || v < k.min || v > k.max) fail("an integer in " + range.str());
+      if (errno || v < k.min || v > k.max) fail(allowed);
       break;
     }
     case value_type::real: {
@@ -163,6 +193,11 @@ void flatten(const YAML::Node& node, const std::string& prefix, config& cfg,
     }
     const key_info* k = any_key(key);
     if (!k) unknown_key(key, origin);
+    if (cfg.given().count(key)) {  // nested once and dotted once: the loader sees two keys
+      throw config_error(key, key + " is given twice" + origin + ", again at line " +
+                                  std::to_string(kv.first.Mark().line + 1) +
+                                  "; allowed: each key once");
+    }
     if (v.IsScalar()) {
       cfg.set(key, v.Scalar());
     } else if (v.IsSequence() && k->type == value_type::text) {
@@ -219,6 +254,9 @@ std::vector<key_info> general_keys() {
       // (here: the traffic generators' keys, see schema())
       r("sim.max_time_ns", "1e10", 0, 1e18,
         "simulated-time limit; reaching it stops the run as stalled (exit 1); 0 = none"),
+      r("sim.max_memory_gib", "0", 0, 1e6,
+        "memory a run or analysis may need, estimated from the topology's size before "
+        "building it; a larger estimate is refused (exit 2); 0 = 3/4 of physical memory"),
       t("trace.vcd", "", "VCD file to write (empty = no waveforms); --vcd sets it"),
       t("trace.blocks", "router_0,nic_0",
         "blocks to trace, comma-separated: router_N, nic_N, unit_N (Bcast Units, with ragasa)"),
@@ -301,12 +339,7 @@ std::string owners_of(const std::string& key) {
 
 config config::from_yaml_text(const std::string& text, const std::string& origin) {
   config cfg;
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw config_error("", "cannot parse " + origin + ": " + e.what());
-  }
+  const YAML::Node root = load_yaml(text, origin, "");
   if (root.IsNull()) return cfg;
   if (!root.IsMap()) throw config_error("", origin + " must be a YAML mapping of keys");
   flatten(root, "", cfg, " (in " + origin + ")");
@@ -314,11 +347,7 @@ config config::from_yaml_text(const std::string& text, const std::string& origin
 }
 
 config config::from_yaml_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw config_error("", "cannot read scenario file '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return from_yaml_text(ss.str(), path);
+  return from_yaml_text(read_input_file(path, "", "scenario file"), path);
 }
 
 void config::set(const std::string& assignment) {
@@ -342,8 +371,9 @@ void config::set(const std::string& key, const std::string& value) {
   const key_info* k = find_key(key, kind());
   if (!k) k = any_key(key);
   if (!k) unknown_key(key, "");
-  check_value(*k, value, "");
-  m_given[key] = value;
+  const std::string plain = plain_bytes(*k, value);
+  check_value(*k, plain, "");
+  m_given[key] = plain;
 }
 
 const std::string& config::kind() const {

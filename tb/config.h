@@ -104,7 +104,6 @@ struct traffic_config {
   }
 };
 
-
 // Everything a run needs, typed; built from a config after cross-key validation.
 struct scenario {
   uint64_t seed = 1;
@@ -131,6 +130,11 @@ struct scenario {
   bool block_stats = false;
   bool link_traffic = false;  // output.link_traffic
 };
+
+// The keys `cfg` gives that the scenario does not read, one line each naming the key and
+// why (a ragasa.* key with a binomial broadcast, traffic keys without traffic, ...): for
+// warnings, not errors.
+std::vector<std::string> ineffective_keys(const config& cfg);
 
 // Cross-key checks that need no topology (buffer >= packet, ...). Throws config_error.
 scenario make_scenario(const config& cfg);

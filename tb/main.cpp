@@ -11,6 +11,7 @@
 #include "tb/export_graph.h"
 #include "tb/format.h"
 #include "tb/list_command.h"
+#include "tb/memory_estimate.h"
 #include "tb/offload_family.h"
 #include "tb/simulation.h"
 #include "tb/sweep/command.h"
@@ -25,6 +26,7 @@
 #include <functional>
 #include <iomanip>
 #include <iostream>
+#include <new>
 #include <sstream>
 
 namespace {
@@ -139,6 +141,13 @@ void print_analyze_table(const nlohmann::json& r, const std::string& path) {
   row("result") << path << "\n";
 }
 
+// One stderr line per key the scenario gives but does not read.
+void warn_ineffective(const tb::config& cfg) {
+  for (const std::string& w : tb::ineffective_keys(cfg)) {
+    std::cerr << "bcastsim: warning: " << w << "\n";
+  }
+}
+
 tb::config load_config(const std::string& scenario_file, const std::vector<std::string>& sets,
                        const std::string& seed) {
   tb::config cfg = scenario_file.empty() ? tb::config() : tb::config::from_yaml_file(scenario_file);
@@ -164,6 +173,8 @@ void write_json(const nlohmann::json& r, const std::string& path) {
 int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>& sets,
                 const std::string& seed, const std::string& out_dir, bool quiet) {
   const tb::config cfg = load_config(scenario_file, sets, seed);
+  tb::check_memory(cfg, tb::memory_use::analyze);
+  warn_ineffective(cfg);
   const std::string path = output_path(out_dir, "analyze.json");
   const nlohmann::json r = tb::analyze_scenario(cfg);
   write_json(r, path);
@@ -176,6 +187,8 @@ int cmd_run(const std::string& scenario_file, const std::vector<std::string>& se
             const std::string& record_unit_inputs, bool quiet) {
   tb::config cfg = load_config(scenario_file, sets, seed);
   if (!vcd.empty()) cfg.set("trace.vcd", vcd);
+  tb::check_memory(cfg, tb::memory_use::simulate);
+  warn_ineffective(cfg);
   const std::string path = output_path(out_dir, "result.json");
 
   tb::run_scenario(
@@ -308,6 +321,11 @@ int guarded(const std::function<int()>& command) {
   } catch (const sc_core::sc_report& e) {
     std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
     return 1;
+  } catch (const std::bad_alloc&) {
+    // The estimate of sim.max_memory_gib was too low for this scenario.
+    std::cerr << "bcastsim: out of memory: the scenario needs more memory than the machine "
+                 "gives; make the topology or job smaller\n";
+    return 1;
   }
 }
 
@@ -354,7 +372,9 @@ int sc_main(int argc, char* argv[]) {
   return guarded([&] {
     if (list->parsed()) return tb::list_command(std::cout);
     if (graph->parsed()) {
-      tb::export_graph(load_config(sc.scenario_file, sc.sets, ""), sc.graph_file);
+      const tb::config cfg = load_config(sc.scenario_file, sc.sets, "");
+      tb::check_memory(cfg, tb::memory_use::analyze);
+      tb::export_graph(cfg, sc.graph_file);
       return 0;
     }
     if (run->parsed()) {

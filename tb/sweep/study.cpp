@@ -4,11 +4,15 @@
 #include "network/routing.h"
 #include "tb/config.h"
 #include "tb/sweep/plots.h"
+#include "tb/yaml_input.h"
 
 #include <yaml-cpp/yaml.h>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -48,6 +52,28 @@ double number(const YAML::Node& n, const std::string& key, const std::string& fi
   if (t.empty() || *end != '\0' || !std::isfinite(v))
     fail(key, file, "'" + t + "' is not a number");
   return v;
+}
+
+// A whole number in [lo, hi] written as digits: -1 must not wrap, 1.5 or 1e300 not round.
+uint64_t integer(const YAML::Node& n, const std::string& key, const std::string& file, uint64_t lo,
+                 uint64_t hi) {
+  const std::string allowed =
+      "allowed: an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (!n || !n.IsScalar()) fail(key, file, "expected a single value; " + allowed);
+  const std::string t = n.Scalar();
+  const bool digits = !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+  errno = 0;
+  const uint64_t v = digits ? std::strtoull(t.c_str(), nullptr, 10) : 0;
+  if (!digits || errno == ERANGE || v < lo || v > hi) {
+    fail(key, file, "'" + t + "' is not valid; " + allowed);
+  }
+  return v;
+}
+
+// A single value (a scalar), not a list or a mapping: its text.
+std::string single(const YAML::Node& n, const std::string& key, const std::string& file) {
+  if (!n.IsScalar()) fail(key, file, "expected a single value, not a list, a mapping or empty");
+  return n.Scalar();
 }
 
 // `{from, to, step}` (arithmetic) or `{from, to, times}` (geometric), both ends included.
@@ -161,12 +187,7 @@ nlohmann::json plots_json(const YAML::Node& n) {
 }
 
 YAML::Node load_study_yaml(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw config_error("", "cannot parse study " + file + ": " + e.what());
-  }
+  const YAML::Node root = load_yaml(text, "study " + file, "STUDY");
   if (!root.IsMap()) throw config_error("", "study " + file + " must be a YAML mapping");
   return root;
 }
@@ -229,20 +250,17 @@ void read_study_key(const std::string& key, const YAML::Node& v, const std::file
                     study& s) {
   const std::string& file = s.file;
   if (key == "name") {
-    if (!v.IsScalar()) fail(key, file, "expected a folder name");
-    s.name = v.Scalar();
+    s.name = single(v, key, file);  // check_name() checks it once the file is read
   } else if (key == "scenario") {
-    const std::filesystem::path p = v.Scalar();
+    const std::filesystem::path p = single(v, key, file);
     s.scenario = (p.is_absolute() ? p : dir / p).lexically_normal().string();
   } else if (key == "command") {
-    s.command = v.Scalar();
+    s.command = single(v, key, file);
     if (s.command != "run" && s.command != "analyze") fail(key, file, "allowed: run, analyze");
   } else if (key == "seed") {
-    s.seed = static_cast<uint64_t>(number(v, key, file));
+    s.seed = integer(v, key, file, 0, UINT64_MAX);
   } else if (key == "replicates") {
-    const double r = number(v, key, file);
-    if (r < 1 || r > 100000 || std::floor(r) != r) fail(key, file, "allowed: 1..100000");
-    s.replicates = static_cast<uint32_t>(r);
+    s.replicates = static_cast<uint32_t>(integer(v, key, file, 1, 100000));
   } else if (key == "set") {
     if (!v.IsMap()) fail(key, file, "expected a mapping of scenario keys to values");
     flatten_set(v, "", s);
@@ -318,7 +336,12 @@ void check_study_keys(const study& s, const std::string& file) {
 
 // Values: every one must be valid for its key, before anything runs.
 void check_study_values(const study& s, const std::string& file) {
-  config base = s.scenario.empty() ? config() : config::from_yaml_file(s.scenario);
+  config base;
+  try {
+    if (!s.scenario.empty()) base = config::from_yaml_file(s.scenario);
+  } catch (const config_error& e) {
+    fail("scenario", file, e.what());
+  }
   for (const auto& [k, v] : s.fixed) {
     try {
       base.set(k, v);
@@ -380,11 +403,7 @@ study parse_study_text(const std::string& text, const std::string& file) {
 }
 
 study load_study(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw config_error("STUDY", "cannot read study file '" + file + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_study_text(ss.str(), file);
+  return parse_study_text(read_input_file(file, "STUDY", "study file"), file);
 }
 
 uint64_t derive_seed(uint64_t study_seed,

@@ -1,0 +1,90 @@
+#include "tb/memory_estimate.h"
+
+#include "network/params.h"
+#include "network/topology_kind.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace bcastsim::tb {
+
+namespace {
+
+// Bytes per terminal (its NIC, host and placement entry) and per router port (its buffers,
+// links and routing state), and a fixed base. Measured as peak RSS, rounded up: `run` of
+// dragonflies with 1,056 and 16,512 terminals and a 4x4x4 torus with 3,072 (30-34 KiB per
+// terminal with its share of ports); `analyze` of dragonflies with 16,512 and 262,656
+// terminals (about 550 bytes per terminal with its share of ports).
+struct unit_costs {
+  double per_terminal;
+  double per_port;
+  double base;
+};
+constexpr unit_costs simulate_costs{24 * 1024.0, 3 * 1024.0, 32 * 1048576.0};
+constexpr unit_costs analyze_costs{400, 40, 16 * 1048576.0};
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
+  return buf;
+}
+
+std::string count(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+// The kind's size keys with their values: "topology.a = 64, topology.p = 64, ...".
+std::string size_keys(const config& cfg, const network::topology_kind& kind) {
+  std::string keys;
+  for (const params::decl& k : kind.params) {
+    if (k.type != params::value_type::uint) continue;
+    keys += (keys.empty() ? "" : ", ") + k.key + " = " + cfg.text(k.key);
+  }
+  return keys;
+}
+
+}  // namespace
+
+double estimate_memory_bytes(const config& cfg, memory_use use) {
+  const network::topology_kind& kind = network::find_topology_kind(cfg.kind());
+  if (!kind.estimate_size) return 0;
+  const network::topology_kind::size_estimate size = kind.estimate_size(cfg);
+  const unit_costs& c = use == memory_use::simulate ? simulate_costs : analyze_costs;
+  return c.base + size.terminals * c.per_terminal + size.ports * c.per_port;
+}
+
+double memory_limit_bytes(const config& cfg) {
+  const double given_gib = cfg.real("sim.max_memory_gib");
+  if (given_gib > 0) return given_gib * 1073741824.0;
+  double machine = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+    machine = std::min(machine, static_cast<double>(as.rlim_cur));
+  }
+  return machine * 0.75;
+}
+
+void check_memory(const config& cfg, memory_use use) {
+  const double need = estimate_memory_bytes(cfg, use);
+  const double limit = memory_limit_bytes(cfg);
+  if (need <= limit) return;
+  const network::topology_kind& kind = network::find_topology_kind(cfg.kind());
+  const network::topology_kind::size_estimate size = kind.estimate_size(cfg);
+  const bool given = cfg.real("sim.max_memory_gib") > 0;
+  throw config_error(
+      "sim.max_memory_gib",
+      size_keys(cfg, kind) + " (" + count(size.routers) + " routers, " + count(size.terminals) +
+          " terminals) would need about " + gib(need) + " to " +
+          (use == memory_use::simulate ? "simulate" : "analyze") + "; allowed: at most " +
+          gib(limit) +
+          (given ? " (sim.max_memory_gib)"
+                 : " (sim.max_memory_gib = 0: 3/4 of the memory this process may use)") +
+          "; a smaller topology, or a larger sim.max_memory_gib to try anyway");
+}
+
+}  // namespace bcastsim::tb

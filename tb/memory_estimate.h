@@ -1,0 +1,25 @@
+// The memory a scenario will need, estimated from its keys before anything is allocated, so a
+// topology too large for the machine is refused (exit 2, naming the keys) instead of growing
+// until std::bad_alloc. Rough by design: bytes per router, per router port and per terminal,
+// measured on dragonflies and tori (peak RSS of `run` and `analyze`, see the .cpp), rounded up.
+#pragma once
+
+#include "tb/config.h"
+
+namespace bcastsim::tb {
+
+enum class memory_use { analyze, simulate };
+
+// Estimated peak bytes; 0 when the topology's size is not known before building it (a graph
+// file's, bounded by the file).
+double estimate_memory_bytes(const config& cfg, memory_use use);
+
+// The limit sim.max_memory_gib gives, in bytes: the key, or (0) three quarters of the
+// machine's physical memory.
+double memory_limit_bytes(const config& cfg);
+
+// Throws config_error("sim.max_memory_gib") naming the topology keys and the estimate when
+// the estimate exceeds the limit.
+void check_memory(const config& cfg, memory_use use);
+
+}  // namespace bcastsim::tb

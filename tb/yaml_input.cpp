@@ -1,0 +1,207 @@
+#include "tb/yaml_input.h"
+
+#include "tb/config.h"
+
+#include <yaml-cpp/eventhandler.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+namespace bcastsim::tb {
+
+std::string read_input_file(const std::string& path, const std::string& key,
+                            const std::string& what) {
+  const std::string name = what + " '" + path + "'";
+  auto refuse = [&](const std::string& why) {
+    throw config_error(key, "cannot read " + name + ": " + why);
+  };
+  std::error_code ec;
+  const auto type = std::filesystem::status(path, ec).type();
+  if (type == std::filesystem::file_type::not_found) refuse("no such file");
+  if (ec) refuse(ec.message());
+  if (type == std::filesystem::file_type::directory) {
+    refuse("it is a directory; allowed: a regular file");
+  }
+  if (type != std::filesystem::file_type::regular) {
+    refuse("not a regular file (a device, pipe or socket); allowed: a regular file");
+  }
+  const std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) refuse(std::strerror(errno));
+  // Read at most one byte past the limit: the size stat gives is not trusted (/proc files
+  // say 0).
+  std::string text;
+  char buf[65536];
+  size_t n = 0;
+  while (text.size() <= max_input_file_bytes && (n = std::fread(buf, 1, sizeof buf, f.get())) > 0) {
+    text.append(buf, n);
+  }
+  if (std::ferror(f.get())) refuse(std::strerror(errno));
+  if (text.size() > max_input_file_bytes) {
+    refuse("larger than " + std::to_string(max_input_file_bytes >> 20) + " MiB; allowed: at most " +
+           std::to_string(max_input_file_bytes) + " bytes");
+  }
+  return text;
+}
+
+namespace {
+
+std::string position(const YAML::Mark& m) {
+  return "line " + std::to_string(m.line + 1) + ", column " + std::to_string(m.column + 1);
+}
+
+// Checks the parser's events before the document is built into nodes: what YAML::Load would
+// accept silently (duplicate keys, complex keys) or expand without bound (aliases).
+class checker final : public YAML::EventHandler {
+ public:
+  explicit checker(std::string origin) : m_origin(std::move(origin)) {}
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    node(mark, "");
+    define(anchor, 1);
+    add(1);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    node(mark, "*");
+    const auto it = m_anchor_nodes.find(anchor);
+    if (it == m_anchor_nodes.end()) {
+      fail(mark, "an alias refers to a node that contains it; allowed: aliases of complete nodes");
+    }
+    add(it->second);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                const std::string& value) override {
+    node(mark, value);
+    define(anchor, 1);
+    add(1);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(mark, anchor, false);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(mark, anchor, true);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct frame {
+    bool map = false;
+    bool after_key = false;  // maps: the next node is the value of `key`
+    YAML::anchor_t anchor = 0;
+    uint64_t nodes_before = 0;
+    std::string path;                 // dotted keys from the root, for messages
+    std::string key;                  // the key whose value comes next (maps)
+    std::map<std::string, int> keys;  // key -> line, for duplicates
+  };
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& what) const {
+    throw config_error("", m_origin + ": " + position(mark) + ": " + what);
+  }
+
+  // A node starts in the current container: a key of a map must be a plain scalar, given once.
+  // `text` is the scalar's value; "*" marks an alias, "" a null.
+  void node(const YAML::Mark& mark, const std::string& text, bool container = false) {
+    if (m_stack.empty() || !m_stack.back().map) return;
+    frame& f = m_stack.back();
+    f.after_key = !f.after_key;
+    if (!f.after_key) return;  // this node is a value
+    if (container || text == "*" || text.empty()) {
+      fail(mark, "a key must be a plain name, not a list, a mapping, an alias or empty " +
+                     std::string("(a YAML complex key '? ...')"));
+    }
+    const std::string full = f.path.empty() ? text : f.path + "." + text;
+    const auto [it, added] = f.keys.emplace(text, mark.line + 1);
+    if (!added) {
+      fail(mark, full + " is given twice (lines " + std::to_string(it->second) + " and " +
+                     std::to_string(mark.line + 1) + "); allowed: each key once");
+    }
+    f.key = full;
+  }
+
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor, bool map) {
+    node(mark, "", true);
+    frame f;
+    f.map = map;
+    f.anchor = anchor;
+    f.nodes_before = m_nodes;
+    if (!m_stack.empty()) f.path = m_stack.back().map ? m_stack.back().key : m_stack.back().path;
+    m_stack.push_back(std::move(f));
+    add(1);
+  }
+
+  void close() {
+    const frame& f = m_stack.back();
+    define(f.anchor, m_nodes - f.nodes_before);
+    m_stack.pop_back();
+  }
+
+  void define(YAML::anchor_t anchor, uint64_t nodes) {
+    if (anchor != 0) m_anchor_nodes[anchor] = nodes;
+  }
+
+  void add(uint64_t nodes) {
+    m_nodes += nodes;  // each term is at most max_yaml_nodes: no overflow
+    if (m_nodes > max_yaml_nodes) {
+      throw config_error("", m_origin + " has more than " + std::to_string(max_yaml_nodes) +
+                                 " YAML nodes once its aliases are expanded; allowed: at most " +
+                                 std::to_string(max_yaml_nodes));
+    }
+  }
+
+  std::string m_origin;
+  std::vector<frame> m_stack;
+  std::map<YAML::anchor_t, uint64_t> m_anchor_nodes;  // expanded size of each complete anchor
+  uint64_t m_nodes = 0;
+};
+
+// Counts the documents after the first; their content is not looked at.
+class second_document final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { m_mark = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+  YAML::Mark m_mark;
+};
+
+}  // namespace
+
+YAML::Node load_yaml(const std::string& text, const std::string& origin, const std::string& key) {
+  try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    checker check(origin);
+    parser.HandleNextDocument(check);
+    second_document second;
+    if (parser.HandleNextDocument(second)) {
+      throw config_error(key, origin + ": " + position(second.m_mark) +
+                                  ": a second YAML document ('---'); allowed: one document");
+    }
+    return YAML::Load(text);
+  } catch (const config_error& e) {
+    throw config_error(key, e.what());
+  } catch (const YAML::Exception& e) {
+    const std::string where = e.mark.is_null() ? "" : position(e.mark) + ": ";
+    throw config_error(key, "cannot parse " + origin + ": " + where + e.msg);
+  }
+}
+
+}  // namespace bcastsim::tb

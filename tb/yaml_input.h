@@ -1,0 +1,29 @@
+// Reading the YAML files a user gives (scenarios, studies): the one careful loader, so a
+// hostile or careless file is refused with a message naming the file and position (exit 2)
+// instead of escaping as a yaml-cpp exception, being read without bound or silently half-read.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <string>
+
+namespace bcastsim::tb {
+
+// Larger than any real scenario or study by far; /dev/zero and the like stop here.
+constexpr uint64_t max_input_file_bytes = uint64_t{16} << 20;
+// Nodes of a document with every alias expanded: bounds "billion laughs" documents.
+constexpr uint64_t max_yaml_nodes = 1000000;
+
+// The whole content of `path`, which must be a readable regular file of at most
+// max_input_file_bytes; throws config_error(key) naming `what` ("scenario file") otherwise.
+std::string read_input_file(const std::string& path, const std::string& key,
+                            const std::string& what);
+
+// One YAML document parsed from `text` (from `origin`, for messages). Refused with
+// config_error(key): a parse error, more than one document, a key that is not a plain
+// scalar (`? [a, b]`), a key given twice in one mapping, an alias to a node still being
+// defined, or more than max_yaml_nodes nodes once aliases are expanded.
+YAML::Node load_yaml(const std::string& text, const std::string& origin, const std::string& key);
+
+}  // namespace bcastsim::tb

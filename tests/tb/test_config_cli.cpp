@@ -1,0 +1,133 @@
+// Scenario and study keys through the CLI (issue 13): memory estimated before allocating
+// (reproduction 6), study integer keys and scenario paths (reproductions 8 and 11), byte
+// sizes with binary suffixes, and warnings for keys a scenario does not read.
+#include "tests/tb/cli_runner.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fstream>
+#include <string>
+
+using bcastsim::test::contains;
+using bcastsim::test::fresh_dir;
+using bcastsim::test::run_cli;
+
+namespace {
+
+const std::string huge_dragonfly = " --set topology.a=64 --set topology.h=64 --set topology.p=64";
+
+std::string write_study(const std::string& text) {
+  const std::string path = fresh_dir() + "/study.yaml";
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+// Reproduction 6: analyze grew past 7.5 GB and died of an uncaught std::bad_alloc.
+BOOST_AUTO_TEST_CASE(a_topology_too_large_for_memory_is_refused_before_allocating) {
+  auto o =
+      run_cli("analyze -q --out " + fresh_dir() + huge_dragonfly + " --set sim.max_memory_gib=4");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(
+      contains(o.output, "topology.g = 0, topology.a = 64, topology.p = 64, topology.h = 64"),
+      o.output);
+  BOOST_TEST(contains(o.output, "16781312 terminals) would need about"), o.output);
+  BOOST_TEST(contains(o.output, "allowed: at most 4.0 GiB (sim.max_memory_gib)"), o.output);
+  // The default limit, a share of the memory the process may have, refuses it under a
+  // 4 GiB address-space limit.
+  o = run_cli("--version >/dev/null; ulimit -v 4194304; " + std::string(BCASTSIM_BINARY) +
+              " analyze -q --out " + fresh_dir() + huge_dragonfly);
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "(sim.max_memory_gib = 0: 3/4 of the memory this process may use)"),
+             o.output);
+  // Simulating the largest dragonfly is refused on any machine.
+  o = run_cli("run -q --out " + fresh_dir() +
+              " --set topology.a=4096 --set topology.h=4096 --set topology.p=4096");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "to simulate; allowed: at most"), o.output);
+  o = run_cli("run -q --out " + fresh_dir() +
+              " --set topology.kind=torus --set topology.x=32 "
+              "--set topology.y=32 --set topology.z=32 --set topology.terminals_per_node=64");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "25165824 terminals"), o.output);
+}
+
+// Memory the estimate did not foresee ends in a message and exit 1, not an uncaught
+// std::bad_alloc (abort, exit 134).
+BOOST_AUTO_TEST_CASE(running_out_of_memory_is_a_message_not_an_abort) {
+  const auto o = run_cli("--version >/dev/null; ulimit -v 1048576; " +
+                         std::string(BCASTSIM_BINARY) + " analyze -q --out " + fresh_dir() +
+                         huge_dragonfly + " --set sim.max_memory_gib=1000");
+  BOOST_TEST(o.code == 1, o.output);
+  BOOST_TEST(contains(o.output, "bcastsim: out of memory"), o.output);
+}
+
+// Reproduction 11: seed -1 became 18446744073709551615; 1e300 and 1.5 were accepted.
+BOOST_AUTO_TEST_CASE(study_seed_must_be_an_integer_in_range) {
+  for (const char* bad : {"-1", "1e300", "1.5"}) {
+    const auto o = run_cli("sweep --list " + write_study(std::string("seed: ") + bad + "\n"));
+    BOOST_TEST(o.code == 2, bad << ": " << o.output);
+    BOOST_TEST(contains(o.output, "seed: '" + std::string(bad) +
+                                      "' is not valid; allowed: an integer in [0, "
+                                      "18446744073709551615]"),
+               o.output);
+  }
+  BOOST_TEST(run_cli("sweep --list " + write_study("seed: 18446744073709551615\n")).code == 0);
+}
+
+// Reproduction 8: `scenario: .` and `scenario: [a]` ran the built-in default.
+BOOST_AUTO_TEST_CASE(study_scenario_must_be_one_regular_file) {
+  auto o = run_cli("sweep --list " + write_study("scenario: .\n"));
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "scenario: cannot read scenario file"), o.output);
+  BOOST_TEST(contains(o.output, "it is a directory; allowed: a regular file"), o.output);
+  o = run_cli("sweep --list " + write_study("scenario: [a]\n"));
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "scenario: expected a single value"), o.output);
+}
+
+BOOST_AUTO_TEST_CASE(byte_sizes_accept_binary_suffixes) {
+  const std::string out = fresh_dir();
+  auto o = run_cli("analyze -q --out " + out +
+                   " --set collective.bytes=64KiB --set router.vc_buffer_bytes.global=1MiB");
+  BOOST_TEST(o.code == 0, o.output);
+  std::ifstream in(out + "/analyze.json");
+  const std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_TEST(contains(json, "\"bytes\": 65536"), json.substr(0, 2000));
+  // In a scenario file and in a study too.
+  const std::string dir = fresh_dir();
+  std::ofstream(dir + "/s.yaml") << "collective:\n  bytes: 1MiB\n";
+  std::ofstream(dir + "/study.yaml") << "scenario: s.yaml\ncross:\n  network.packet_bytes: "
+                                        "[1KiB, 2KiB]\n";
+  o = run_cli("sweep --list " + dir + "/study.yaml");
+  BOOST_TEST(o.code == 0, o.output);
+  o = run_cli("analyze -q --out " + dir + " " + dir + "/s.yaml");
+  BOOST_TEST(o.code == 0, o.output);
+  // Decimal, fractional or wrapping sizes are refused naming the suffixes.
+  for (const char* bad : {"16KB", "1.5KiB", "KiB", "99999999TiB", "-1KiB"}) {
+    o = run_cli("analyze -q --out " + out + " --set collective.bytes=" + bad);
+    BOOST_TEST(o.code == 2, bad << ": " << o.output);
+    BOOST_TEST(contains(o.output, "or with a binary suffix: 16KiB"), o.output);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(keys_without_effect_warn_naming_the_key_and_why) {
+  auto o = run_cli("analyze -q --out " + fresh_dir() +
+                   " --set ragasa.working_memory_bytes=4096 --set job.seed=3");
+  BOOST_TEST(o.code == 0, o.output);
+  BOOST_TEST(contains(o.output,
+                      "bcastsim: warning: ragasa.working_memory_bytes = 4096 has no "
+                      "effect: collective.algorithm = binomial does not use the ragasa "
+                      "offload"),
+             o.output);
+  BOOST_TEST(contains(o.output,
+                      "warning: job.seed = 3 has no effect: it applies to "
+                      "job.placement = random only"),
+             o.output);
+  // With Ragasa the key is read: no warning.
+  o = run_cli("analyze -q --out " + fresh_dir() +
+              " --set collective.algorithm=ragasa --set ragasa.working_memory_bytes=65536");
+  BOOST_TEST(o.code == 0, o.output);
+  BOOST_TEST(!contains(o.output, "warning"), o.output);
+}

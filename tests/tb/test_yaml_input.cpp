@@ -1,0 +1,131 @@
+// tb/yaml_input: the careful loader of scenario and study files, alone and through the CLI
+// (issue 13: reproductions 7, 8, 10 and the duplicate-key, multi-document and /dev/zero
+// points). Every refusal is a config_error (exit 2) naming the file and what is allowed.
+#include "tb/config.h"
+#include "tb/yaml_input.h"
+#include "tests/tb/cli_runner.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <fstream>
+#include <string>
+
+using bcastsim::tb::config;
+using bcastsim::tb::config_error;
+using bcastsim::tb::load_yaml;
+using bcastsim::test::contains;
+using bcastsim::test::run_cli;
+
+namespace {
+
+// The message load_yaml refuses `text` with; fails the test when it accepts it.
+std::string refusal(const std::string& text) {
+  try {
+    load_yaml(text, "s.yaml", "KEY");
+  } catch (const config_error& e) {
+    BOOST_TEST(e.key == "KEY");
+    return e.what();
+  }
+  BOOST_ERROR("accepted: " << text);
+  return "";
+}
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = bcastsim::test::fresh_dir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// A study of a few hundred bytes whose aliases expand to 10^9 nodes.
+std::string billion_laughs() {
+  std::string t = "plots:\n  - a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 9; ++i) {
+    const std::string p = "*a" + std::to_string(i - 1);
+    t += "    a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + p + ", " + p + ", " + p +
+         ", " + p + ", " + p + ", " + p + ", " + p + ", " + p + ", " + p + ", " + p + "]\n";
+  }
+  return t;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(complex_keys_are_refused_with_their_position) {
+  const std::string m = refusal("a: 1\n? [a, b]\n: 1\n");
+  BOOST_TEST(contains(m, "s.yaml: line 2, column 3"), m);
+  BOOST_TEST(contains(m, "a key must be a plain name"), m);
+  BOOST_TEST(contains(refusal("? {a: 1}\n: 2\n"), "complex key"));
+  BOOST_TEST(contains(refusal("x:\n  ? [a]\n  : 2\n"), "line 2"));
+}
+
+BOOST_AUTO_TEST_CASE(duplicate_keys_are_refused_naming_the_key_and_both_lines) {
+  const std::string m = refusal("collective:\n  bytes: 1\n  root: 0\n  bytes: 2\n");
+  BOOST_TEST(contains(m, "collective.bytes is given twice (lines 2 and 4)"), m);
+  // The same name in two different mappings is no duplicate.
+  BOOST_TEST(load_yaml("a: {x: 1}\nb: {x: 1}\n", "s.yaml", "").IsMap());
+}
+
+BOOST_AUTO_TEST_CASE(a_second_document_is_refused) {
+  BOOST_TEST(contains(refusal("a: 1\n---\nb: 2\n"), "line 2, column 1: a second YAML document"));
+  BOOST_TEST(load_yaml("---\na: 1\n...\n", "s.yaml", "").IsMap());
+  BOOST_TEST(load_yaml("", "s.yaml", "").IsNull());
+}
+
+BOOST_AUTO_TEST_CASE(aliases_are_bounded_once_expanded) {
+  BOOST_TEST(contains(refusal(billion_laughs()), "more than 1000000 YAML nodes"));
+  BOOST_TEST(contains(refusal("a: &x [1, *x]\n"), "an alias refers to a node that contains it"));
+  // A few aliases stay allowed.
+  const YAML::Node n = load_yaml("a: &x [1, 2]\nb: *x\n", "s.yaml", "");
+  BOOST_TEST(n["b"].size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(parse_errors_name_the_file_and_position) {
+  const std::string m = refusal("a: [1, 2\n");
+  BOOST_TEST(contains(m, "cannot parse s.yaml: line"), m);
+}
+
+BOOST_AUTO_TEST_CASE(scenario_files_must_be_bounded_regular_files) {
+  auto refused = [](const std::string& path, const std::string& why) {
+    try {
+      config::from_yaml_file(path);
+      BOOST_ERROR("accepted " << path);
+    } catch (const config_error& e) {
+      BOOST_TEST(contains(e.what(), "cannot read scenario file '" + path + "': " + why), e.what());
+    }
+  };
+  refused("/tmp", "it is a directory");
+  refused("/dev/zero", "not a regular file");
+  refused("/proc/self/mem", "");  // regular by stat, but reading it fails
+  refused("/nonexistent/s.yaml", "no such file");
+  const std::string big = write_file("big.yaml", "# " + std::string(17 << 20, 'x') + "\n");
+  refused(big, "larger than 16 MiB");
+}
+
+BOOST_AUTO_TEST_CASE(cli_refuses_bad_scenario_files_with_exit_2) {
+  for (const char* path : {"/tmp", "/proc/self/mem", "/dev/zero"}) {
+    const auto o = run_cli(std::string("run -q --out ") + bcastsim::test::fresh_dir() + " " + path);
+    BOOST_TEST(o.code == 2, path << ": " << o.output);
+    BOOST_TEST(contains(o.output, "cannot read scenario file"), o.output);
+  }
+  const std::string complex = write_file("c.yaml", "? [a, b]\n: 1\n");
+  auto o = run_cli("analyze -q --out " + bcastsim::test::fresh_dir() + " " + complex);
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "line 1, column 3"), o.output);
+  const std::string twice = write_file("d.yaml", "collective:\n  bytes: 1\ncollective.bytes: 2\n");
+  o = run_cli("analyze -q --out " + bcastsim::test::fresh_dir() + " " + twice);
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "collective.bytes is given twice"), o.output);
+}
+
+BOOST_AUTO_TEST_CASE(cli_refuses_bad_study_files_with_exit_2) {
+  const std::string laughs = write_file("laughs.yaml", billion_laughs());
+  auto o = run_cli("sweep --list " + laughs);
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "YAML nodes"), o.output);
+  const std::string complex = write_file("c.yaml", "cross:\n  ? [a, b]\n  : [1]\n");
+  o = run_cli("sweep --list " + complex);
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "line 2, column 5"), o.output);
+  o = run_cli("sweep --list /tmp");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "cannot read study file '/tmp': it is a directory"), o.output);
+}
