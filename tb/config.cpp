@@ -361,7 +361,9 @@ void config::set(const std::string& assignment) {
     value = value.substr(1, value.size() - 2);
   }
   const std::string key = assignment.substr(0, eq);
+  check_utf8(key, "", "--set key");
   if (!any_key(key)) unknown_key(key, " (in --set)");
+  check_utf8(value, key, "--set " + key);
   set(key, value);
 }
 

@@ -15,6 +15,47 @@
 
 namespace bcastsim::tb {
 
+size_t invalid_utf8_at(const std::string& text) {
+  const auto* b = reinterpret_cast<const unsigned char*>(text.data());
+  const size_t n = text.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned c = b[i];
+    size_t len = 0;
+    uint32_t lo = 0x80, hi = 0xbf;  // the range of the second byte (RFC 3629 table)
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+      len = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      len = 3;
+      if (c == 0xe0) lo = 0xa0;
+      if (c == 0xed) hi = 0x9f;  // no surrogates
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      len = 4;
+      if (c == 0xf0) lo = 0x90;
+      if (c == 0xf4) hi = 0x8f;  // nothing past U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + len > n || b[i + 1] < lo || b[i + 1] > hi) return i;
+    for (size_t k = 2; k < len; ++k) {
+      if (b[i + k] < 0x80 || b[i + k] > 0xbf) return i;
+    }
+    i += len;
+  }
+  return std::string::npos;
+}
+
+void check_utf8(const std::string& text, const std::string& key, const std::string& where) {
+  const size_t at = invalid_utf8_at(text);
+  if (at == std::string::npos) return;
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02x", static_cast<unsigned char>(text[at]));
+  throw config_error(key, where + " is not UTF-8 text (byte " + byte + " at position " +
+                              std::to_string(at) + "); allowed: UTF-8 text");
+}
+
 std::string read_input_file(const std::string& path, const std::string& key,
                             const std::string& what) {
   const std::string name = what + " '" + path + "'";
@@ -78,6 +119,13 @@ class checker final : public YAML::EventHandler {
   }
   void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
                 const std::string& value) override {
+    if (invalid_utf8_at(value) != std::string::npos) {
+      try {
+        check_utf8(value, "", "a value");
+      } catch (const config_error& e) {
+        fail(mark, e.what());
+      }
+    }
     node(mark, value);
     define(anchor, 1);
     add(1);

@@ -5,6 +5,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -14,6 +15,14 @@ namespace bcastsim::tb {
 constexpr uint64_t max_input_file_bytes = uint64_t{16} << 20;
 // Nodes of a document with every alias expanded: bounds "billion laughs" documents.
 constexpr uint64_t max_yaml_nodes = 1000000;
+
+// Where `text` stops being UTF-8 (strict: no overlong forms, surrogates or code points past
+// U+10FFFF), or npos. YAML and JSON are UTF-8: a value that is not would be refused, late and
+// without a key, by the JSON writer of result.json or study.json.
+size_t invalid_utf8_at(const std::string& text);
+
+// Throws config_error(key) when `text` is not UTF-8, naming the byte and its position.
+void check_utf8(const std::string& text, const std::string& key, const std::string& where);
 
 // The whole content of `path`, which must be a readable regular file of at most
 // max_input_file_bytes; throws config_error(key) naming `what` ("scenario file") otherwise.

@@ -285,11 +285,12 @@ void read_study_key(const std::string& key, const YAML::Node& v, const std::file
 void check_name(const study& s, const std::string& file) {
   bool plain = !s.name.empty() && s.name != "." && s.name != "..";
   for (const unsigned char c : s.name) plain = plain && c >= 0x20 && c != 0x7f && c != '/';
+  plain = plain && invalid_utf8_at(s.name) == std::string::npos;  // study.json is UTF-8
   if (!plain) {
     fail("name", file,
          "'" + s.name +
              "' is not a plain folder name (results/<name> holds the study's output); allowed: a "
-             "non-empty name other than . and .., without '/' or control characters (set name: "
+             "non-empty name other than . and .., UTF-8, without '/' or control characters (set name: "
              "when the file's name is not one)");
   }
 }

@@ -143,9 +143,19 @@ class CheckCase(unittest.TestCase):
         self.assertEqual(self.check(None, c=case(big=True)), [])
 
     def test_known_defects_are_classified(self):
-        self.assertTrue(fuzz.classify("crash-text", "uncaught exception",
-                                      "Error: (E549) uncaught exception: yaml-cpp: x", []))
-        self.assertIsNone(fuzz.classify("signal", "killed by signal 11 (SIGSEGV)", "", []))
+        saved = fuzz.KNOWN
+        fuzz.KNOWN = [("a filed defect", "crash-text", r"uncaught exception: yaml-cpp")]
+        try:
+            self.assertTrue(fuzz.classify("crash-text", "uncaught exception",
+                                          "Error: (E549) uncaught exception: yaml-cpp: x", []))
+            self.assertIsNone(fuzz.classify("signal", "killed by signal 11 (SIGSEGV)", "", []))
+        finally:
+            fuzz.KNOWN = saved
+
+    def test_a_matching_failure_is_a_finding_though_exit_1_is_allowed(self):
+        err = "bcastsim: receive from rank 15 tag 0 expected bytes [2280,+228) but got [2052,+228)"
+        self.assertIn("exit-1-mismatch", self.check(1, err=err))
+        self.assertEqual(self.check(1, err="bcastsim: stalled: router_3 holds 2 packets"), [])
 
 
 class Cases(unittest.TestCase):
