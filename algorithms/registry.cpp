@@ -17,25 +17,29 @@ std::vector<algorithm_info> build_registry() {
                  [](const collective_request& req) {
                    return binomial_bcast(req.num_ranks, req.root, req.bytes);
                  },
-                 delivery::exactly_once, {}});
+                 delivery::exactly_once,
+                 {}});
   all.push_back({"glf",
                  {},
                  "global-links-first topology-aware broadcast (Dorier et al. Cluster 2016 "
                  "III-C; CODES dfly_bcast.cpp); needs a grouped topology",
                  glf_bcast,
-                 delivery::exactly_once, {}});
+                 delivery::exactly_once,
+                 {}});
   all.push_back({"llf",
                  {},
                  "local-links-first topology-aware broadcast (Dorier et al. Cluster 2016 "
                  "III-B; CODES dfly_bcast.cpp); needs a grouped topology",
                  llf_bcast,
-                 delivery::exactly_once, {}});
+                 delivery::exactly_once,
+                 {}});
   all.push_back({"forest",
                  {},
                  "FOREST: LLF with one binomial tree per root-group sender (Dorier et al. "
                  "Cluster 2016 III-D; CODES dfly_bcast.cpp); needs a grouped topology",
                  forest_bcast,
-                 delivery::exactly_once, {}});
+                 delivery::exactly_once,
+                 {}});
   // MPICH's allgather re-sends blocks a rank already holds after the scatter (and blocks
   // back to the root), so its broadcasts deliver each byte at least once, not exactly once
   // (mpich-auto too: its binomial choice meets the weaker contract as well).
@@ -47,7 +51,8 @@ std::vector<algorithm_info> build_registry() {
                  [](const collective_request& req) {
                    return scatter_rd_allgather_bcast(req.num_ranks, req.root, req.bytes);
                  },
-                 delivery::at_least_once, {}});
+                 delivery::at_least_once,
+                 {}});
   all.push_back({"scatter-ring-allgather",
                  {},
                  "MPICH binomial scatter + ring allgather (MPICH "
@@ -55,7 +60,8 @@ std::vector<algorithm_info> build_registry() {
                  [](const collective_request& req) {
                    return scatter_ring_allgather_bcast(req.num_ranks, req.root, req.bytes);
                  },
-                 delivery::at_least_once, {}});
+                 delivery::at_least_once,
+                 {}});
   all.push_back({"mpich-auto",
                  {},
                  "MPICH MPIR_Bcast_intra_auto: binomial below 12288 B or 8 ranks, else "
@@ -64,7 +70,8 @@ std::vector<algorithm_info> build_registry() {
                  [](const collective_request& req) {
                    return mpich_auto_bcast(req.num_ranks, req.root, req.bytes);
                  },
-                 delivery::at_least_once, {}});
+                 delivery::at_least_once,
+                 {}});
   all.push_back({"ragasa",
                  {},
                  "Ragasa in-router broadcast offload (Ma et al.): the root hands the buffer "

@@ -55,8 +55,8 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
           unconnected->out.bind(rt.in[p]);
           break;
         case port_info::kind::router: {
-          tlm_net::link& l = make_link("link_r" + suffix, s.links[info.cls],
-                                       {false, r, p}, {false, info.peer, info.peer_port});
+          tlm_net::link& l = make_link("link_r" + suffix, s.links[info.cls], {false, r, p},
+                                       {false, info.peer, info.peer_port});
           rt.out[p].bind(l.in);
           l.out.bind(routers[info.peer]->in[info.peer_port]);
           break;
@@ -189,8 +189,8 @@ void fabric::trace(const tlm_net::trace_window& window, const std::vector<std::s
       for (const auto& o : offloads) {
         if (!o->traceable().empty()) allowed += ", " + o->traceable();
       }
-      throw config_error("trace.blocks",
-                         "trace.blocks names '" + b + "', which is not a block; allowed: " + allowed);
+      throw config_error("trace.blocks", "trace.blocks names '" + b +
+                                             "', which is not a block; allowed: " + allowed);
     }
   }
 }

@@ -4,11 +4,11 @@
 #include "algorithms/verify.h"
 #include "network/topology_kind.h"
 #include "tb/fabric.h"
-#include "tb/waveforms.h"
 #include "tb/link_traffic.h"
 #include "tb/plan.h"
 #include "tb/traffic_report.h"
 #include "tb/watchdog.h"
+#include "tb/waveforms.h"
 #include "tlm/units.h"
 
 #include <sys/resource.h>
@@ -314,14 +314,13 @@ nlohmann::json run_scenario(const config& cfg,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const double sim_wall = std::chrono::duration<double>(sim_end - sim_start).count();
   const uint64_t hops = packet_hops(fab);
-  r["perf"] = {
-      {"wall_s", wall},
-      {"elaborate_wall_s", std::chrono::duration<double>(sim_start - wall_start).count()},
-      {"simulate_wall_s", sim_wall},
-      {"packet_hops", hops},
-      {"packet_hops_per_s", sim_wall > 0 ? static_cast<double>(hops) / sim_wall : 0.0},
-      {"peak_rss_mb", peak_rss_mb()},
-      {"pool_packets_peak", fab.pool.peak_in_use()}};
+  r["perf"] = {{"wall_s", wall},
+               {"elaborate_wall_s", std::chrono::duration<double>(sim_start - wall_start).count()},
+               {"simulate_wall_s", sim_wall},
+               {"packet_hops", hops},
+               {"packet_hops_per_s", sim_wall > 0 ? static_cast<double>(hops) / sim_wall : 0.0},
+               {"peak_rss_mb", peak_rss_mb()},
+               {"pool_packets_peak", fab.pool.peak_in_use()}};
   if (s.block_stats) r["blocks"] = block_stats(fab);
   if (on_result) on_result(r);
   return r;

@@ -314,11 +314,10 @@ void router::trace(const tlm_net::trace_window& window, const std::string& prefi
   sig.add(m_trace->packets, "packets", "crossbar.packets");
   for (uint32_t i : ports) {
     const std::string port = "port" + std::to_string(i);
-    const std::string shown =
-        port + "(" +
-        (i == m_attached_port ? m_params.attached.label
-                              : m_topo.class_name(m_topo.port(m_id, i).cls)) +
-        ")";
+    const std::string shown = port + "(" +
+                              (i == m_attached_port ? m_params.attached.label
+                                                    : m_topo.class_name(m_topo.port(m_id, i).cls)) +
+                              ")";
     for (uint32_t vc = 0; vc < m_vcs; ++vc) {
       const std::string v = ".in.vc" + std::to_string(vc) + ".occupancy_bytes";
       sig.add(m_trace->occupancy[i * m_vcs + vc], port + v, shown + v);

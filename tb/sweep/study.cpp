@@ -290,7 +290,8 @@ void check_name(const study& s, const std::string& file) {
     fail("name", file,
          "'" + s.name +
              "' is not a plain folder name (results/<name> holds the study's output); allowed: a "
-             "non-empty name other than . and .., UTF-8, without '/' or control characters (set name: "
+             "non-empty name other than . and .., UTF-8, without '/' or control characters (set "
+             "name: "
              "when the file's name is not one)");
   }
 }

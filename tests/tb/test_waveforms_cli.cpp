@@ -78,8 +78,8 @@ BOOST_AUTO_TEST_CASE(vcd_on_a_device_exits_2) {
 // to abort on SystemC's W715; the VCD is now whole, with no changes.
 BOOST_AUTO_TEST_CASE(vcd_of_a_one_rank_job_is_whole) {
   const std::string dir = fresh_dir();
-  const outcome o = run_cli("run -q --set job.placement=contiguous --set job.ranks=1 --vcd " +
-                            dir + "/one.vcd --out " + dir);
+  const outcome o = run_cli("run -q --set job.placement=contiguous --set job.ranks=1 --vcd " + dir +
+                            "/one.vcd --out " + dir);
   BOOST_TEST(o.code == 0, o.output);
   expect_whole_vcd(dir + "/one.vcd");
   BOOST_TEST(exists(dir + "/one.gtkw"));
@@ -88,8 +88,7 @@ BOOST_AUTO_TEST_CASE(vcd_of_a_one_rank_job_is_whole) {
 
 BOOST_AUTO_TEST_CASE(vcd_of_a_run_stopped_at_once_is_whole) {
   const std::string dir = fresh_dir();
-  const outcome o =
-      run_cli("run -q --set sim.max_time_ns=1 --vcd " + dir + "/w.vcd --out " + dir);
+  const outcome o = run_cli("run -q --set sim.max_time_ns=1 --vcd " + dir + "/w.vcd --out " + dir);
   BOOST_TEST(o.code == 1, o.output);  // stalled at the time limit
   BOOST_TEST(!contains(o.output, "W715"), o.output);
   expect_whole_vcd(dir + "/w.vcd");

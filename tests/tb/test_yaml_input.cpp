@@ -136,22 +136,23 @@ BOOST_AUTO_TEST_CASE(text_that_is_not_utf8_is_refused_naming_the_key) {
   using bcastsim::tb::invalid_utf8_at;
   BOOST_TEST(invalid_utf8_at("router_0, \xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") ==
              std::string::npos);
-  BOOST_TEST(invalid_utf8_at("router_0\xdf") == 8u);       // cut short
-  BOOST_TEST(invalid_utf8_at("a\xc0\xaf") == 1u);          // overlong '/'
-  BOOST_TEST(invalid_utf8_at("ab\xed\xa0\x80") == 2u);     // a surrogate
-  BOOST_TEST(invalid_utf8_at("\xf4\x90\x80\x80") == 0u);   // past U+10FFFF
-  BOOST_TEST(invalid_utf8_at("x\x80") == 1u);              // a lone continuation byte
+  BOOST_TEST(invalid_utf8_at("router_0\xdf") == 8u);      // cut short
+  BOOST_TEST(invalid_utf8_at("a\xc0\xaf") == 1u);         // overlong '/'
+  BOOST_TEST(invalid_utf8_at("ab\xed\xa0\x80") == 2u);    // a surrogate
+  BOOST_TEST(invalid_utf8_at("\xf4\x90\x80\x80") == 0u);  // past U+10FFFF
+  BOOST_TEST(invalid_utf8_at("x\x80") == 1u);             // a lone continuation byte
   BOOST_TEST(contains(refusal("trace:\n  blocks: \"router_0\xdf\"\n"),
                       "s.yaml: line 2, column 11: a value is not UTF-8 text (byte 0xdf at "
                       "position 8); allowed: UTF-8 text"));
   const std::string out = bcastsim::test::fresh_dir();
-  auto o = run_cli("run -q --out " + out + " --set \"trace.blocks=$(printf 'router_0\\337')\"");  // sh: 0337 = 0xdf
+  auto o = run_cli("run -q --out " + out +
+                   " --set \"trace.blocks=$(printf 'router_0\\337')\"");  // sh: 0337 = 0xdf
   BOOST_TEST(o.code == 2, o.output);
   BOOST_TEST(contains(o.output, "--set trace.blocks is not UTF-8 text (byte 0xdf"), o.output);
   BOOST_TEST(!std::ifstream(out + "/result.json").good(), "a result.json was written");
-  const std::string study =
-      write_file("s.yaml", "cross:\n  seed: [1]\nplots:\n  - {kind: lines, x: seed, "
-                           "y: sim_time_ns, title: \"\xff\"}\n");
+  const std::string study = write_file("s.yaml",
+                                       "cross:\n  seed: [1]\nplots:\n  - {kind: lines, x: seed, "
+                                       "y: sim_time_ns, title: \"\xff\"}\n");
   o = run_cli("sweep --list " + study);
   BOOST_TEST(o.code == 2, o.output);
   BOOST_TEST(contains(o.output, "not UTF-8 text (byte 0xff"), o.output);
