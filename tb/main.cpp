@@ -213,16 +213,25 @@ struct scenario_options {
   bool quiet = false;
 };
 
+// A path or seed given as '' would otherwise read as "not given" (`run ''` ran the default
+// scenario, a fuzz finding): refuse it, naming the argument.
+const CLI::Validator non_empty(
+    [](std::string& v) {
+      return v.empty() ? std::string("empty; allowed: a non-empty value") : "";
+    },
+    "", "non-empty");
+
 // `bcastsim run`'s options.
 CLI::App* add_run(CLI::App& app, scenario_options& so) {
   CLI::App* run = app.add_subcommand("run",
                                      "simulate a scenario (default: the built-in 72-terminal "
                                      "dragonfly, 16 KiB binomial broadcast)");
-  run->add_option("scenario", so.scenario_file, "scenario YAML file");
+  run->add_option("scenario", so.scenario_file, "scenario YAML file")->check(non_empty);
   run->add_option("--set", so.sets, "override a key: --set collective.bytes=1024 (repeatable)");
-  run->add_option("--seed", so.seed, "seed of the run (key 'seed')");
-  run->add_option("--out", so.out_dir, "directory for result.json (default: .)");
-  run->add_option("--vcd", so.vcd, "write waveforms of trace.blocks to this VCD file");
+  run->add_option("--seed", so.seed, "seed of the run (key 'seed')")->check(non_empty);
+  run->add_option("--out", so.out_dir, "directory for result.json (default: .)")->check(non_empty);
+  run->add_option("--vcd", so.vcd, "write waveforms of trace.blocks to this VCD file")
+      ->check(non_empty);
   run->add_option("--record-unit-inputs", so.record_unit_inputs,
                   "write every packet entering every Bcast Unit to this file (JSON lines), "
                   "for `bcastsim cosim --replay`");
@@ -236,10 +245,11 @@ CLI::App* add_analyze(CLI::App& app, scenario_options& so) {
       "analyze",
       "count the links every message crosses and the makespan in links (the paper's "
       "preliminary study), without simulating; writes analyze.json");
-  analyze->add_option("scenario", so.scenario_file, "scenario YAML file");
+  analyze->add_option("scenario", so.scenario_file, "scenario YAML file")->check(non_empty);
   analyze->add_option("--set", so.sets, "override a key: --set job.ranks=1024 (repeatable)");
-  analyze->add_option("--seed", so.seed, "seed of the run (key 'seed')");
-  analyze->add_option("--out", so.out_dir, "directory for analyze.json (default: .)");
+  analyze->add_option("--seed", so.seed, "seed of the run (key 'seed')")->check(non_empty);
+  analyze->add_option("--out", so.out_dir, "directory for analyze.json (default: .)")
+      ->check(non_empty);
   analyze->add_flag("-q,--quiet", so.quiet, "print nothing on success");
   return analyze;
 }
@@ -250,7 +260,7 @@ CLI::App* add_graph(CLI::App& app, scenario_options& so) {
       "graph",
       "write the scenario's topology as a graph file (topology.kind: graph reads it back): "
       "YAML for FILE.yaml, else an edge list; rates, buffers and routing costs included");
-  graph->add_option("scenario", so.scenario_file, "scenario YAML file");
+  graph->add_option("scenario", so.scenario_file, "scenario YAML file")->check(non_empty);
   graph->add_option("--set", so.sets, "override a key: --set topology.a=8 (repeatable)");
   graph->add_option("--file", so.graph_file, "the graph file to write")->required();
   return graph;

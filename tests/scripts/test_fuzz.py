@@ -180,6 +180,8 @@ class Cases(unittest.TestCase):
         self.assertTrue(fuzz.is_big("64", "topology.a"))
         self.assertFalse(fuzz.is_big("64", "collective.bytes"))
         self.assertFalse(fuzz.is_big("minimal"))
+        self.assertTrue(fuzz.is_big("1", "traffic.message_bytes"))  # 4.8 M messages: 12 s
+        self.assertFalse(fuzz.is_big("1024", "traffic.message_bytes"))
 
 
 if __name__ == "__main__":

@@ -106,6 +106,13 @@ BOOST_AUTO_TEST_CASE(cli_refuses_bad_scenario_files_with_exit_2) {
     BOOST_TEST(o.code == 2, path << ": " << o.output);
     BOOST_TEST(contains(o.output, "cannot read scenario file"), o.output);
   }
+  // The fuzzer's finding: '' read as "no scenario" and ran the default.
+  for (const char* args : {"run ''", "analyze ''", "run --seed ''", "run --out ''", "run --vcd ''",
+                           "graph '' --file g.yaml"}) {
+    const auto o = run_cli(std::string(args) + " -q");
+    BOOST_TEST(o.code == 2, args << ": " << o.output);
+    BOOST_TEST(contains(o.output, "empty; allowed: a non-empty value"), args << ": " << o.output);
+  }
   const std::string complex = write_file("c.yaml", "? [a, b]\n: 1\n");
   auto o = run_cli("analyze -q --out " + bcastsim::test::fresh_dir() + " " + complex);
   BOOST_TEST(o.code == 2, o.output);
