@@ -119,8 +119,9 @@ void fabric::make_traffic(const scenario& s, const network::topology& topo,
     tp.measure_end_ns = tp.stop_ns;
     const double packets = std::ceil(static_cast<double>(s.traffic.message_bytes) /
                                      static_cast<double>(s.nic.packet_bytes));
-    tp.expected_samples =
-        static_cast<size_t>(1.2 * packets * s.traffic.measure_ns / tp.mean_interarrival_ns) + 16;
+    // A reservation, not a bound: capped so a long window grows the vector as samples come.
+    tp.expected_samples = static_cast<size_t>(
+        std::min(1.2 * packets * s.traffic.measure_ns / tp.mean_interarrival_ns + 16, 1048576.0));
     for (uint32_t t = 0; t < nt; ++t) sources.push_back(t);
     if (s.traffic.kind == "uniform") {
       m_destinations.push_back(sources);

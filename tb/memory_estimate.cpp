@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace bcastsim::tb {
@@ -48,6 +49,19 @@ std::string size_keys(const config& cfg, const network::topology_kind& kind) {
   return keys;
 }
 
+// Synthetic traffic keeps a latency sample (8 bytes) per packet delivered in the measurement
+// window: terminals x packets per message x messages per terminal, with the generators' 1.2
+// margin (tb/fabric.cpp). A window of 10^15 ns asks for petabytes.
+double traffic_sample_bytes(const config& cfg, double terminals) {
+  const std::string& kind = cfg.text("traffic.kind");
+  if (kind != "uniform" && kind != "adversarial") return 0;
+  const double bytes_per_ns = cfg.real("link.terminal.bandwidth_gib_per_s") * 1.073741824;
+  const double message_bytes = cfg.real("traffic.message_bytes");
+  const double interarrival_ns = message_bytes / (cfg.real("traffic.load") * bytes_per_ns);
+  const double packets = std::ceil(message_bytes / cfg.real("network.packet_bytes"));
+  return terminals * 1.2 * packets * cfg.real("traffic.measure_ns") / interarrival_ns * 8.0;
+}
+
 }  // namespace
 
 double estimate_memory_bytes(const config& cfg, memory_use use) {
@@ -55,7 +69,9 @@ double estimate_memory_bytes(const config& cfg, memory_use use) {
   if (!kind.estimate_size) return 0;
   const network::topology_kind::size_estimate size = kind.estimate_size(cfg);
   const unit_costs& c = use == memory_use::simulate ? simulate_costs : analyze_costs;
-  return c.base + size.terminals * c.per_terminal + size.ports * c.per_port;
+  const double traffic =
+      use == memory_use::simulate ? traffic_sample_bytes(cfg, size.terminals) : 0;
+  return c.base + size.terminals * c.per_terminal + size.ports * c.per_port + traffic;
 }
 
 double memory_limit_bytes(const config& cfg) {
@@ -76,15 +92,24 @@ void check_memory(const config& cfg, memory_use use) {
   const network::topology_kind& kind = network::find_topology_kind(cfg.kind());
   const network::topology_kind::size_estimate size = kind.estimate_size(cfg);
   const bool given = cfg.real("sim.max_memory_gib") > 0;
-  throw config_error(
-      "sim.max_memory_gib",
-      size_keys(cfg, kind) + " (" + count(size.routers) + " routers, " + count(size.terminals) +
-          " terminals) would need about " + gib(need) + " to " +
-          (use == memory_use::simulate ? "simulate" : "analyze") + "; allowed: at most " +
-          gib(limit) +
-          (given ? " (sim.max_memory_gib)"
-                 : " (sim.max_memory_gib = 0: 3/4 of the memory this process may use)") +
-          "; a smaller topology, or a larger sim.max_memory_gib to try anyway");
+  const std::string allowed =
+      "; allowed: at most " + gib(limit) +
+      (given ? " (sim.max_memory_gib)"
+             : " (sim.max_memory_gib = 0: 3/4 of the memory this process may use)");
+  const double traffic =
+      use == memory_use::simulate ? traffic_sample_bytes(cfg, size.terminals) : 0;
+  if (traffic > need / 2) {  // the traffic's window, not the topology, is what is too large
+    throw config_error("traffic.measure_ns",
+                       "traffic.measure_ns = " + cfg.text("traffic.measure_ns") +
+                           " keeps a latency sample per packet of " + count(size.terminals) +
+                           " terminals: about " + gib(traffic) + " of samples" + allowed +
+                           "; a shorter window, a lower traffic.load or larger messages");
+  }
+  throw config_error("sim.max_memory_gib",
+                     size_keys(cfg, kind) + " (" + count(size.routers) + " routers, " +
+                         count(size.terminals) + " terminals) would need about " + gib(need) +
+                         " to " + (use == memory_use::simulate ? "simulate" : "analyze") + allowed +
+                         "; a smaller topology, or a larger sim.max_memory_gib to try anyway");
 }
 
 }  // namespace bcastsim::tb

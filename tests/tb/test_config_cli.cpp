@@ -53,6 +53,22 @@ BOOST_AUTO_TEST_CASE(a_topology_too_large_for_memory_is_refused_before_allocatin
   BOOST_TEST(contains(o.output, "25165824 terminals"), o.output);
 }
 
+// A fuzz finding: a measurement window of 10^15 ns reserved latency samples for all of it at
+// set-up and ended in "out of memory" (exit 1): the key was not named.
+BOOST_AUTO_TEST_CASE(a_traffic_window_too_long_for_memory_is_refused_naming_it) {
+  const std::string traffic = " --set collective.algorithm=none --set traffic.kind=uniform";
+  auto o = run_cli("run -q --out " + fresh_dir() + traffic +
+                   " --set traffic.measure_ns=999999999999999 --set sim.max_memory_gib=16");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output,
+                      "traffic.measure_ns = 999999999999999 keeps a latency sample per "
+                      "packet of 72 terminals: about 708750.0 GiB of samples; allowed: "
+                      "at most 16.0 GiB"),
+             o.output);
+  o = run_cli("run -q --out " + fresh_dir() + traffic + " --set traffic.measure_ns=20000");
+  BOOST_TEST(o.code == 0, o.output);
+}
+
 // Memory the estimate did not foresee ends in a message and exit 1, not an uncaught
 // std::bad_alloc (abort, exit 134).
 BOOST_AUTO_TEST_CASE(running_out_of_memory_is_a_message_not_an_abort) {
