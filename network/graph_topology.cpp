@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -60,6 +61,19 @@ using graph_file::fail;
 namespace {
 
 std::string read_text(const std::string& path) {
+  // A folder opens and reads as empty, a device without end: say what it is instead.
+  std::error_code ec;
+  const auto type = std::filesystem::status(path, ec).type();
+  if (type == std::filesystem::file_type::directory) {
+    throw topology_error("topology.file",
+                         path + ": cannot be read: it is a directory; allowed: a regular file");
+  }
+  if (!ec && type != std::filesystem::file_type::regular &&
+      type != std::filesystem::file_type::not_found) {
+    throw topology_error("topology.file", path +
+                                              ": cannot be read: not a regular file (a device, "
+                                              "pipe or socket); allowed: a regular file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw topology_error("topology.file", path + ": cannot be read: " + std::strerror(errno));

@@ -392,6 +392,10 @@ BOOST_AUTO_TEST_CASE(graph_edge_list_problems_are_refused_with_their_line) {
   BOOST_TEST(
       load_error("/nonexistent/graph.edges").find("/nonexistent/graph.edges: cannot be read") ==
       0u);
+  // A folder read as an empty file, and /dev/zero without end (fuzz findings).
+  BOOST_TEST(load_error("/tmp") ==
+             "/tmp: cannot be read: it is a directory; allowed: a regular file");
+  BOOST_TEST(load_error("/dev/zero").find("not a regular file") != std::string::npos);
 }
 
 namespace {
