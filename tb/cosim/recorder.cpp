@@ -1,5 +1,5 @@
-#include "hw/ragasa/packet_fields.h"
 #include "tb/cosim/recorder.h"
+#include "hw/ragasa/packet_fields.h"
 
 #include "tb/cosim/stimulus.h"
 
@@ -9,9 +9,8 @@
 
 namespace bcastsim::tb::cosim {
 
-unit_input_recorder::unit_input_recorder(const std::string& path) : m_path(path), m_out(path) {
-  if (!m_out) throw std::runtime_error("cannot write '" + path + "'");
-}
+unit_input_recorder::unit_input_recorder(const std::string& path)
+    : m_path(path), m_file(path, "--record-unit-inputs"), m_out(m_file.stream()) {}
 
 void unit_input_recorder::add_unit(const std::string& unit, network::router_id router,
                                    network::terminal_id terminal,
@@ -68,8 +67,7 @@ void unit_input_recorder::add_packet(const std::string& unit, const tlm_net::pac
 }
 
 void unit_input_recorder::finish() {
-  m_out.flush();
-  if (!m_out) throw std::runtime_error("cannot write '" + m_path + "'");
+  m_file.commit();
 }
 
 unit_input_tap::unit_input_tap(const sc_core::sc_module_name& name, unit_input_recorder& recorder,

@@ -19,10 +19,10 @@
 
 #include "hw/ragasa/bcast_unit_base.h"
 #include "hw/router/router.h"
+#include "tb/atomic_file.h"
 #include "tlm/link.h"
 #include "tlm/packet.h"
 
-#include <fstream>
 #include <set>
 #include <string>
 #include <systemc>
@@ -31,7 +31,9 @@ namespace bcastsim::tb::cosim {
 
 class unit_input_recorder {
  public:
-  // Throws std::runtime_error when the file cannot be opened.
+  // Writes a temporary file beside `path`, renamed to it by finish(): a run that ends
+  // otherwise leaves no half-written recording. Throws config_error("--record-unit-inputs")
+  // when it cannot be created.
   explicit unit_input_recorder(const std::string& path);
 
   void add_unit(const std::string& unit, network::router_id router, network::terminal_id terminal,
@@ -40,13 +42,14 @@ class unit_input_recorder {
   void add_membership(const std::string& unit, uint32_t collective_id,
                       const std::vector<hw::ragasa::membership_child>& children);
   void add_packet(const std::string& unit, const tlm_net::packet& p, const sc_core::sc_time& head);
-  // Flushes; throws std::runtime_error if anything could not be written.
+  // Renames the recording to its path; throws config_error if anything could not be written.
   void finish();
   const std::string& path() const { return m_path; }
 
  private:
   std::string m_path;
-  std::ofstream m_out;
+  atomic_file m_file;
+  std::ostream& m_out;
 };
 
 class unit_input_tap final : public sc_core::sc_module,

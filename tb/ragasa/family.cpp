@@ -219,12 +219,8 @@ void instance::make_unit(fabric& fab, network::router_id r) {
 
 void instance::attach(fabric& fab) {
   m_fabric = &fab;
-  if (!m_ctx.record_inputs.empty()) {
-    try {
-      m_recorder = std::make_unique<cosim::unit_input_recorder>(m_ctx.record_inputs);
-    } catch (const std::runtime_error& e) {
-      throw config_error("--record-unit-inputs", std::string("--record-unit-inputs: ") + e.what());
-    }
+  if (!m_ctx.record_inputs.empty()) {  // throws config_error naming the flag
+    m_recorder = std::make_unique<cosim::unit_input_recorder>(m_ctx.record_inputs);
   }
   const uint32_t nr = m_ctx.topo.num_routers();
   m_memberships.resize(nr);
@@ -254,12 +250,7 @@ void instance::attach(fabric& fab) {
 }
 
 void instance::finish() {
-  if (!m_recorder) return;
-  try {
-    m_recorder->finish();
-  } catch (const std::runtime_error& e) {
-    throw config_error("--record-unit-inputs", std::string("--record-unit-inputs: ") + e.what());
-  }
+  if (m_recorder) m_recorder->finish();  // throws config_error naming the flag
 }
 
 uint32_t instance::describe_stall(std::ostream& os, uint32_t max) const {

@@ -489,3 +489,15 @@ BOOST_AUTO_TEST_CASE(cli_record_unit_inputs_needs_a_ragasa_run) {
     BOOST_TEST(!std::filesystem::exists(dir + "/result.json"));
   }
 }
+
+// Issue 13: no output file is left half-written. A run refused after the recording began
+// (here while the fabric is built) leaves neither the recording nor its temporary file.
+BOOST_AUTO_TEST_CASE(cli_record_unit_inputs_leaves_no_file_when_the_run_is_refused) {
+  const std::string dir = fresh_dir();
+  const test::outcome o = run_cli("run -q --out " + dir + " --record-unit-inputs " + dir +
+                                  "/u.jsonl --set collective.algorithm=ragasa "
+                                  "--set ragasa.management_terminal=999");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "ragasa.management_terminal = 999 is not a terminal"), o.output);
+  BOOST_TEST(std::filesystem::is_empty(dir), "files left in " << dir);
+}
