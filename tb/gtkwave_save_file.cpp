@@ -95,25 +95,4 @@ std::string gtkwave_save_file(const tlm_net::trace_catalog& catalog, const gtkwa
   return os.str();
 }
 
-void write_file_whole(const std::string& path, const std::string& text) {
-  const std::string part = path + ".part";
-  {
-    std::ofstream out(part, std::ios::binary | std::ios::trunc);
-    if (out) out << text;
-    out.flush();
-    if (!out) {
-      const std::string why = std::strerror(errno);
-      std::remove(part.c_str());
-      throw config_error("trace.vcd", "trace.vcd (--vcd): cannot write the GTKWave save file '" +
-                                          path + "': " + why);
-    }
-  }
-  if (std::rename(part.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(part.c_str());
-    throw config_error("trace.vcd", "trace.vcd (--vcd): cannot write the GTKWave save file '" +
-                                        path + "': " + why);
-  }
-}
-
 }  // namespace bcastsim::tb

@@ -32,8 +32,4 @@ std::string gtkwave_vcd_name(const std::string& block, const tlm_net::trace_sign
 // The text of the save file.
 std::string gtkwave_save_file(const tlm_net::trace_catalog& catalog, const gtkwave_view& view);
 
-// Writes `text` to `path` whole or not at all (into path.part, then renamed); throws
-// config_error (key trace.vcd) naming the path when it cannot.
-void write_file_whole(const std::string& path, const std::string& text);
-
 }  // namespace bcastsim::tb

@@ -1,5 +1,6 @@
 #include "tb/waveforms.h"
 
+#include "tb/atomic_file.h"
 #include "tb/gtkwave_save_file.h"
 
 #include <sysc/tracing/sc_tracing_ids.h>
@@ -128,7 +129,7 @@ void waveforms::close() {
   view.start_ps = sc_core::sc_time(m_s.trace_start_ns, sc_core::SC_NS).value();
   view.end_ps = m_s.trace_end_ns > 0 ? sc_core::sc_time(m_s.trace_end_ns, sc_core::SC_NS).value()
                                      : sc_core::sc_time_stamp().value();
-  write_file_whole(m_base + ".gtkw", gtkwave_save_file(m_traced, view));
+  write_file_atomically(m_base + ".gtkw", gtkwave_save_file(m_traced, view), "trace.vcd");
 }
 
 }  // namespace bcastsim::tb

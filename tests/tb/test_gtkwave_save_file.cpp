@@ -7,6 +7,7 @@
 // a block traced twice exit 2 naming the key; a save file is written whole or not at all.
 #include "cli_runner.h"
 #include "gtkw_reader.h"
+#include "tb/atomic_file.h"
 #include "tb/config.h"
 #include "tb/gtkwave_save_file.h"
 #include "vcd_reader.h"
@@ -265,8 +266,9 @@ BOOST_AUTO_TEST_CASE(save_file_is_written_whole_or_not_at_all) {
   v.save_file = "x.gtkw";
   v.start_ps = 1000;
   v.end_ps = 9000;
-  tb::write_file_whole(dir + "/x.gtkw", tb::gtkwave_save_file(c, v));
-  BOOST_TEST(!std::filesystem::exists(dir + "/x.gtkw.part"));
+  tb::write_file_atomically(dir + "/x.gtkw", tb::gtkwave_save_file(c, v), "trace.vcd");
+  BOOST_TEST(std::distance(std::filesystem::directory_iterator(dir),
+                           std::filesystem::directory_iterator()) == 1);  // no temporary left
   const test::gtkw_summary g = test::read_gtkw(dir + "/x.gtkw");
   BOOST_REQUIRE(g.rows.size() == 2u);
   BOOST_TEST(g.rows[0].shown == "router_1/port0(local)/out/busy");
@@ -278,10 +280,10 @@ BOOST_AUTO_TEST_CASE(save_file_is_written_whole_or_not_at_all) {
   expect_zoom(g, 1000, 9000);
   // Into a folder that does not exist: an error naming the key, and no file at all.
   try {
-    tb::write_file_whole(dir + "/none/x.gtkw", "text");
+    tb::write_file_atomically(dir + "/none/x.gtkw", "text", "trace.vcd");
     BOOST_FAIL("no error");
   } catch (const tb::config_error& e) {
-    BOOST_TEST(contains(e.what(), "trace.vcd (--vcd)"), e.what());
+    BOOST_TEST(contains(e.what(), "trace.vcd: cannot write"), e.what());
   }
   BOOST_TEST(!std::filesystem::exists(dir + "/none"));
 }
