@@ -3,11 +3,8 @@
 #include "tb/config.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
