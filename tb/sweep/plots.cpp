@@ -75,6 +75,22 @@ void check_choice(const study& s, const std::string& where, const nlohmann::json
   }
 }
 
+// A plot lands in OUT/plots/: a plain name (a path could write anywhere) in a format
+// matplotlib writes (it fails only when the plot is drawn, after every point has run).
+void check_file_name(const study& s, const std::string& where, const nlohmann::json& v) {
+  const std::string allowed = "; allowed: a file name without '/' ending in .png, .pdf or .svg";
+  if (!v.is_string()) fail(s, where, "expected a file name such as 01-lines.png" + allowed);
+  const std::string name = v.get<std::string>();
+  const auto ends_with = [&](const char* ext) {
+    const std::string e = ext;
+    return name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0;
+  };
+  if (name.find('/') != std::string::npos || name == "." || name == ".." ||
+      !(ends_with(".png") || ends_with(".pdf") || ends_with(".svg"))) {
+    fail(s, where, "'" + name + "' is not valid" + allowed);
+  }
+}
+
 void check_plot(const study& s, const nlohmann::json& plot, const std::string& at) {
   if (!plot.is_object()) fail(s, at, "expected a mapping with kind, file and the kind's keys");
   std::vector<std::string> names;
@@ -102,8 +118,7 @@ void check_plot(const study& s, const nlohmann::json& plot, const std::string& a
     if ((key == "logx" || key == "logy") && !v.is_boolean()) {
       check_choice(s, where, v, {"true", "false", "on", "off", "yes", "no"});
     }
-    if (key == "file" && (!v.is_string() || v.get<std::string>().empty()))
-      fail(s, where, "expected a file name such as 01-lines.png");
+    if (key == "file") check_file_name(s, where, v);
     if (key == "where") {
       if (!v.is_object()) fail(s, where, "expected a mapping column -> value or [values]");
       for (const auto& [c, _] : v.items()) check_column(s, where + "." + c, c);

@@ -250,6 +250,13 @@ BOOST_AUTO_TEST_CASE(plots_are_checked_before_any_point_runs) {
                    "binomial}}\n",
                "plots[0].where.algo", "not a column");
   expect_error(head + "  - [lines]\n", "plots[0]", "expected a mapping");
+  // A fuzz finding: matplotlib refused 'x.png ]' only once every point had run.
+  for (const char* file : {"\"x.png ]\"", "x", "../x.png", "a/x.png", "\"\"", "[x.png]"}) {
+    BOOST_TEST_INFO(file);
+    expect_error(
+        head + "  - {kind: lines, x: collective.bytes, y: sim_time_ns, file: " + file + "}\n",
+        "plots[0].file", "allowed: a file name without '/' ending in .png, .pdf or .svg");
+  }
   // Columns a result brings (a family's, traffic's, a graph's link classes) and the study's own.
   const study s = parse(head +
                         "  - {kind: lines, x: collective.bytes, y: ragasa.units.memory_stall_ns}\n"
