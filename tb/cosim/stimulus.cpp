@@ -258,6 +258,7 @@ class arrival_writer {
     for (uint32_t k = 0; k < p.rx_queue_packets; ++k) {
       for (uint32_t ci = 1; ci <= waiting; ++ci) send_message(ci, 1);
     }
+    m_now += step;
     emit_mp(filler, false);
     for (uint32_t k = 0; k < 3; ++k) {  // then all of them, interleaved
       for (uint32_t ci = 0; ci <= waiting; ++ci) send_message(ci, 1);
