@@ -114,9 +114,11 @@ struct traffic_plan {
 // The unit's parameters; returns the number of collectives, drawn among them.
 uint32_t draw_unit_params(draw& d, uint64_t seed, bcast_unit_params& p) {
   p.clock_mhz = 1000.0;
-  p.rx_queues = static_cast<uint32_t>(d.in(1, 8));
+  // At least two Rx-queues and three collectives: the opening (arrival_writer::opening)
+  // needs two queues that wait at once, and a third queue when there is one.
+  p.rx_queues = static_cast<uint32_t>(d.in(2, 8));
   p.rx_queue_packets = static_cast<uint32_t>(d.in(1, 16));
-  const auto ncoll = static_cast<uint32_t>(d.in(2, 12));
+  const auto ncoll = static_cast<uint32_t>(d.in(3, 12));
   p.membership_entries = static_cast<uint32_t>(d.in(ncoll, 64));
   // At most 32 KiB, with no data packet under 1/64 of it (random_stimulus's min_bytes):
   // Working Memory then holds at most 64 packets, so at most 64 closed chunks are alive
@@ -151,8 +153,17 @@ uint64_t draw_router_around_unit(draw& d, uint64_t seed, uint64_t period, stimul
 }
 
 // Collectives, children drawn from a shared pool of terminals and neighbouring units; their
-// Membership lists go into s.
+// Membership lists go into s. The opening's roles (see arrival_writer::opening): collective
+// 0 (the filler, two or more children) maps to an Rx-queue above collective 1's, and
+// collective 2 to a third queue when there is one.
 std::vector<collective_plan> draw_collectives(draw& d, uint32_t ncoll, stimulus& s) {
+  const uint32_t nq = s.params.rx_queues;
+  const auto role_fits = [nq](const std::vector<collective_plan>& cs, uint32_t ci, uint32_t id) {
+    const uint32_t q = id % nq;
+    if (ci == 0) return q != 0;
+    if (ci == 1) return q < cs[0].id % nq;
+    return ci > 2 || nq < 3 || (q != cs[0].id % nq && q != cs[1].id % nq);
+  };
   std::vector<membership_child> pool;
   for (network::terminal_id t = 0; t < 12; ++t) pool.push_back({t, network::invalid_id});
   for (network::router_id r = 0; r < 16; ++r) {
@@ -160,11 +171,12 @@ std::vector<collective_plan> draw_collectives(draw& d, uint32_t ncoll, stimulus&
   }
   std::vector<collective_plan> colls(ncoll);
   std::set<uint32_t> ids;
-  for (collective_plan& c : colls) {
+  for (uint32_t ci = 0; ci < ncoll; ++ci) {
+    collective_plan& c = colls[ci];
     do {
       c.id = static_cast<uint32_t>(d.in(1, 5000));
-    } while (!ids.insert(c.id).second);
-    c.children = static_cast<uint32_t>(d.log_in(1, 16));
+    } while (!role_fits(colls, ci, c.id) || !ids.insert(c.id).second);
+    c.children = static_cast<uint32_t>(d.log_in(ci == 0 ? 2 : 1, 16));
     std::vector<membership_child> left = pool;
     std::vector<membership_child>& kids = s.membership[c.id];
     for (uint32_t k = 0; k < c.children; ++k) {
@@ -213,6 +225,46 @@ class arrival_writer {
                  const traffic_plan& plan, uint64_t now)
       : m_d(d), m_s(s), m_colls(colls), m_plan(plan), m_now(now) {}
 
+  // A directed opening that makes the Receive Packet Scheduler choose between two waiting
+  // Rx-queues, so that a scheduler without round robin (rtl-fault-unfair) diverges at every
+  // seed, and Working Memory shared by copies to several children (rtl-fault-early-free).
+  // Collective 0 (the filler, two or more children) fills Working Memory with one complete
+  // message sent before its Mini Packet, so no full packet fits; then full one-packet
+  // messages of collectives 1 and 2 (distinct Rx-queues, both with their Mini Packet) wait
+  // at the heads of their Rx-queues, as many as the queues hold. The filler's Mini Packet,
+  // alone in its Rx-queue, frees the memory copy by copy, and the scheduler picks among
+  // queues that all hold packets. Round robin then takes the queues in turn and the faulty
+  // scheduler the lowest again: the two differ as soon as a queue below another holds two
+  // packets, which is why collective 1 is below the filler (with two Rx-queues, its queue
+  // is the only one full when the memory comes free). No deadlock: the filler's data are
+  // all in Working Memory before the others arrive (a gap), its Mini Packet queues behind
+  // no data, and the RI never holds a packet for a full Rx-queue before that Mini Packet.
+  void opening() {
+    const bcast_unit_params& p = m_s.params;
+    const uint32_t waiting = std::min<uint32_t>(p.rx_queues, 3) - 1;  // collectives 1, 2
+    collective_plan& filler = m_colls[0];
+    // One scheduler pick and one RI move: Mini Packets this far apart reach their Rx-queues
+    // in order in both models (the RTL's RI takes one packet per clock, the model all
+    // those assembled at one edge).
+    const uint64_t step = uint64_t{p.ri_cycles + p.scheduler_cycles + 2} * m_plan.period_ps;
+    for (uint32_t ci = 1; ci <= waiting; ++ci) {
+      emit_mp(m_colls[ci], false);
+      m_now += step;
+    }
+    const auto fill = static_cast<uint32_t>(p.working_memory_bytes / p.packet_bytes);
+    filler.mp_after = fill + 1;  // not before the opening sends it
+    send_message(0, fill);
+    m_now += (fill + 2) * step;
+    for (uint32_t k = 0; k < p.rx_queue_packets; ++k) {
+      for (uint32_t ci = 1; ci <= waiting; ++ci) send_message(ci, 1);
+    }
+    m_now += step;
+    emit_mp(filler, false);
+    for (uint32_t k = 0; k < 3; ++k) {  // then all of them, interleaved
+      for (uint32_t ci = 0; ci <= waiting; ++ci) send_message(ci, 1);
+    }
+  }
+
   // Until `end_ps` (then every message in progress is completed).
   void run(uint64_t end_ps) {
     const auto ncoll = static_cast<uint32_t>(m_colls.size());
@@ -238,7 +290,8 @@ class arrival_writer {
   }
 
  private:
-  void emit(arrival a) {
+  // `gap`: a random gap (and sometimes a pause) after it; else the next follows its tail.
+  void emit(arrival a, bool gap) {
     a.send_ps = m_now;
     const uint32_t head = std::min<uint32_t>(a.size_bytes, 64);
     a.head_ps = m_now + m_plan.in_ps_per_byte * head;
@@ -246,12 +299,14 @@ class arrival_writer {
     a.dst = k_unit_terminal;
     a.unit_router = k_unit_router;
     m_now = a.tail_ps;  // the link is busy until the tail has left
-    m_now += m_d.in(0, 2 * m_plan.mean_gap_ps);
-    if (m_d.in(0, 999) < m_plan.pause_permille) m_now += m_d.in(1, 500) * m_plan.period_ps;
+    if (gap) {
+      m_now += m_d.in(0, 2 * m_plan.mean_gap_ps);
+      if (m_d.in(0, 999) < m_plan.pause_permille) m_now += m_d.in(1, 500) * m_plan.period_ps;
+    }
     m_s.arrivals.push_back(a);
   }
 
-  void emit_mp(collective_plan& c) {
+  void emit_mp(collective_plan& c, bool gap = true) {
     arrival a;
     a.kind = packet_kind::control;
     a.src = k_manager_terminal;
@@ -259,12 +314,12 @@ class arrival_writer {
     a.size_bytes = 16 + 4 * c.children;
     a.count = 1;
     a.msg_bytes = a.size_bytes;
-    emit(a);
+    emit(a, gap);
     c.mp_sent = true;
   }
 
-  void start_message(uint32_t ci) {
-    const bcast_unit_params& p = m_s.params;
+  // A message of collective ci (its source, id and tag drawn) with the given shape.
+  message_plan new_message(uint32_t ci, uint32_t count, uint32_t last_bytes) {
     collective_plan& c = m_colls[ci];
     message_plan m;
     m.collective = ci;
@@ -273,17 +328,31 @@ class arrival_writer {
     if (id == 0) id = m_d.in(0, (uint64_t{1} << 32) - 100000);
     m.msg_id = id++;
     m.tag = static_cast<uint32_t>(m_d.in(0, 65535));
-    m.count = static_cast<uint32_t>(m_d.chance(20) ? 1 : m_d.in(1, 40));
-    m.last_bytes = static_cast<uint32_t>(m_d.chance(30) ? p.packet_bytes
-                                                        : m_d.in(m_plan.min_bytes, p.packet_bytes));
+    m.count = count;
+    m.last_bytes = last_bytes;
     m.buf_offset = c.offset;
-    c.offset += uint64_t{m.count - 1} * p.packet_bytes + m.last_bytes;
+    c.offset += uint64_t{m.count - 1} * m_s.params.packet_bytes + m.last_bytes;
     ++c.in_progress;
-    if (c.mp_after == 0 && !c.mp_sent) emit_mp(c);  // before its first data
-    m_active.push_back(m);
+    return m;
   }
 
-  void send_next(size_t k) {
+  void start_message(uint32_t ci) {
+    const bcast_unit_params& p = m_s.params;
+    const auto count = static_cast<uint32_t>(m_d.chance(20) ? 1 : m_d.in(1, 40));
+    const auto last = static_cast<uint32_t>(
+        m_d.chance(30) ? p.packet_bytes : m_d.in(m_plan.min_bytes, p.packet_bytes));
+    m_active.push_back(new_message(ci, count, last));
+    collective_plan& c = m_colls[ci];
+    if (c.mp_after == 0 && !c.mp_sent) emit_mp(c);  // before its first data
+  }
+
+  // A whole message of `count` full packets, back to back (the opening's).
+  void send_message(uint32_t ci, uint32_t count) {
+    m_active.push_back(new_message(ci, count, m_s.params.packet_bytes));
+    while (!m_active.empty()) send_next(0, false);
+  }
+
+  void send_next(size_t k, bool gap = true) {
     const bcast_unit_params& p = m_s.params;
     message_plan& m = m_active[k];
     collective_plan& c = m_colls[m.collective];
@@ -298,7 +367,7 @@ class arrival_writer {
     a.size_bytes = m.next + 1 == m.count ? m.last_bytes : p.packet_bytes;
     a.msg_bytes = uint64_t{m.count - 1} * p.packet_bytes + m.last_bytes;
     a.buf_offset = m.buf_offset;
-    emit(a);
+    emit(a, gap);
     ++c.data_sent;
     if (!c.mp_sent && c.data_sent >= c.mp_after) emit_mp(c);
     if (++m.next == m.count) {
@@ -318,12 +387,15 @@ class arrival_writer {
 
 }  // namespace
 
-// Limits kept (rtl/bcast_pkg.sv and a unit that cannot deadlock): 2..12 collectives (so at
+// Limits kept (rtl/bcast_pkg.sv and a unit that cannot deadlock): 3..12 collectives (so at
 // most 16 with data at once and no Membership entry ever needs freeing), 1..16 children
 // each, at most 4 messages in progress per collective, msg_id < 2^32, the RI never over 64
 // packets (driver), at most 64 packets in Working Memory (so at most 64 closed chunks),
 // data that arrives before its collective's Mini Packet never fills Working Memory (it
-// cannot be sent before the MP, which may queue behind it).
+// cannot be sent before the MP, which may queue behind it), except in the opening, whose
+// filler's MP queues behind nothing.
+// Every seed begins with the opening (arrival_writer::opening), so that both fault builds
+// diverge at every seed; random traffic follows.
 // Keep the order of the draws: the co-simulation regression depends on a seed's exact stimulus.
 stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
   draw d(seed);
@@ -341,7 +413,9 @@ stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
   plan.mean_gap_ps = draw_mean_gap_ps(d, colls, s, plan.in_ps_per_byte);
   plan.pause_permille = static_cast<uint32_t>(d.in(0, 20));
   const uint64_t start_ps = d.in(0, 20) * plan.period_ps;
-  arrival_writer(d, s, colls, plan, start_ps).run(cycles * plan.period_ps);
+  arrival_writer writer(d, s, colls, plan, start_ps);
+  writer.opening();
+  writer.run(cycles * plan.period_ps);
   return s;
 }
 

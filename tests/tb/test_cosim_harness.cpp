@@ -84,11 +84,11 @@ BOOST_AUTO_TEST_CASE(random_stimulus_is_deterministic_and_within_rtl_limits) {
     const stimulus s = random_stimulus(seed, 20000);
     const hw::ragasa::bcast_unit_params& p = s.params;
     BOOST_TEST_CONTEXT("seed " << seed) {
-      BOOST_TEST((p.rx_queues >= 1 && p.rx_queues <= 8));
+      BOOST_TEST((p.rx_queues >= 2 && p.rx_queues <= 8));
       BOOST_TEST((p.rx_queue_packets >= 1 && p.rx_queue_packets <= 16));
       BOOST_TEST((p.work_queue_descriptors >= 1 && p.work_queue_descriptors <= 64));
       BOOST_TEST((p.send_queue_descriptors >= 1 && p.send_queue_descriptors <= 16));
-      BOOST_TEST((s.membership.size() >= 2 && s.membership.size() <= 12));
+      BOOST_TEST((s.membership.size() >= 3 && s.membership.size() <= 12));
       BOOST_TEST(p.membership_entries >= s.membership.size());
       BOOST_TEST(p.membership_entries <= 64u);
       for (const auto& [id, kids] : s.membership) {
