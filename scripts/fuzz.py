@@ -50,9 +50,28 @@ from fuzz_cases import (  # noqa: E402
 def limit_child():
     """Keep a runaway case from taking the machine: 4 GiB of memory, no core, 256 MiB files."""
     os.setsid()
-    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    if not SANITIZED:  # AddressSanitizer reserves terabytes of shadow: its env var limits it
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 20, 256 << 20))
+
+
+SANITIZED = False  # set by main(): the binary is built with AddressSanitizer (the asan preset)
+
+
+def is_sanitized(binary):
+    with open(binary, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+def child_env():
+    """Under AddressSanitizer, allocations past 4 GiB of RSS fail (std::bad_alloc) as they
+    would under the address-space limit."""
+    env = dict(os.environ)
+    if SANITIZED:
+        extra = "allocator_may_return_null=1:soft_rss_limit_mb=4096"
+        env["ASAN_OPTIONS"] = (env["ASAN_OPTIONS"] + ":" if env.get("ASAN_OPTIONS") else "") + extra
+    return env
 
 
 def run_case(binary, case, work):
@@ -63,7 +82,7 @@ def run_case(binary, case, work):
             f.write(text)
     proc = subprocess.Popen([binary] + case.argv, cwd=work, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            preexec_fn=limit_child)
+                            preexec_fn=limit_child, env=child_env())
     try:
         out, err = proc.communicate(timeout=case.timeout_s)
         rc = proc.returncode
@@ -327,6 +346,8 @@ def main():
         for name in os.listdir(args.findings):
             if name.startswith("case-"):
                 shutil.rmtree(os.path.join(args.findings, name), ignore_errors=True)
+    global SANITIZED
+    SANITIZED = is_sanitized(args.binary)
     keys = read_keys(args.binary)
     if len(keys) < 30 or "collective.algorithm" not in keys:
         print("fuzz: read only %d keys from `%s list`: its table format changed?"

@@ -14,6 +14,14 @@ using bcastsim::test::run_cli;
 
 namespace {
 
+// AddressSanitizer reserves terabytes of shadow memory: under `ulimit -v` it cannot start,
+// and its own allocator reports running out of memory instead of throwing std::bad_alloc.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool sanitized = true;
+#else
+constexpr bool sanitized = false;
+#endif
+
 const std::string huge_dragonfly = " --set topology.a=64 --set topology.h=64 --set topology.p=64";
 
 std::string write_study(const std::string& text) {
@@ -36,11 +44,16 @@ BOOST_AUTO_TEST_CASE(a_topology_too_large_for_memory_is_refused_before_allocatin
   BOOST_TEST(contains(o.output, "allowed: at most 4.0 GiB (sim.max_memory_gib)"), o.output);
   // The default limit, a share of the memory the process may have, refuses it under a
   // 4 GiB address-space limit.
-  o = run_cli("--version >/dev/null; ulimit -v 4194304; " + std::string(BCASTSIM_BINARY) +
-              " analyze -q --out " + fresh_dir() + huge_dragonfly);
-  BOOST_TEST(o.code == 2, o.output);
-  BOOST_TEST(contains(o.output, "(sim.max_memory_gib = 0: 3/4 of the memory this process may use)"),
-             o.output);
+  if (sanitized) {
+    BOOST_TEST_MESSAGE("AddressSanitizer build: the address-space limit case is left out");
+  } else {
+    o = run_cli("--version >/dev/null; ulimit -v 4194304; " + std::string(BCASTSIM_BINARY) +
+                " analyze -q --out " + fresh_dir() + huge_dragonfly);
+    BOOST_TEST(o.code == 2, o.output);
+    BOOST_TEST(
+        contains(o.output, "(sim.max_memory_gib = 0: 3/4 of the memory this process may use)"),
+        o.output);
+  }
   // Simulating the largest dragonfly is refused on any machine.
   o = run_cli("run -q --out " + fresh_dir() +
               " --set topology.a=4096 --set topology.h=4096 --set topology.p=4096");
@@ -72,6 +85,10 @@ BOOST_AUTO_TEST_CASE(a_traffic_window_too_long_for_memory_is_refused_naming_it) 
 // Memory the estimate did not foresee ends in a message and exit 1, not an uncaught
 // std::bad_alloc (abort, exit 134).
 BOOST_AUTO_TEST_CASE(running_out_of_memory_is_a_message_not_an_abort) {
+  if (sanitized) {
+    BOOST_TEST_MESSAGE("AddressSanitizer build: std::bad_alloc cannot be provoked; left out");
+    return;
+  }
   const auto o = run_cli("--version >/dev/null; ulimit -v 1048576; " +
                          std::string(BCASTSIM_BINARY) + " analyze -q --out " + fresh_dir() +
                          huge_dragonfly + " --set sim.max_memory_gib=1000");
