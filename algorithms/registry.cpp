@@ -98,6 +98,10 @@ schedule ragasa_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes) {
   return s;
 }
 
+const char* to_string(collective_kind k) {
+  return k == collective_kind::broadcast ? "broadcast" : "allgather";
+}
+
 const std::vector<algorithm_info>& algorithms() {
   // Function-local static: built once, thread-safe, no static-initialisation-order issues.
   static const std::vector<algorithm_info> registry = build_registry();

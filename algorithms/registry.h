@@ -23,15 +23,23 @@ struct collective_request {
 
 using factory = std::function<schedule(const collective_request&)>;
 
+// What a collective computes: a broadcast (the root's buffer to every rank) or an allgather
+// (every rank's block to every rank: an all-to-all broadcast).
+enum class collective_kind : uint8_t { broadcast, allgather };
+const char* to_string(collective_kind k);
+
 struct algorithm_info {
   std::string name;
   std::vector<std::string> aliases;
   std::string description;
   factory make;
-  delivery contract = delivery::exactly_once;  // what verify_broadcast and the testbench check
+  delivery contract = delivery::exactly_once;  // what verify_schedule and the testbench check
   // The offload family whose hardware its schedules need (the testbench attaches it);
   // empty: the hosts do everything.
   std::string offload;
+  // A broadcast's request: root and buffer bytes. An allgather's: bytes per rank (its
+  // schedule's buffer is num_ranks * bytes, rank r holding block r before; root unused).
+  collective_kind kind = collective_kind::broadcast;
 };
 
 // Every algorithm bcastsim knows, in registration order.

@@ -74,4 +74,9 @@ op make_offload_bcast(uint32_t self, uint64_t offset, uint64_t bytes, uint32_t t
   return o;
 }
 
+byte_span schedule::held_before(uint32_t rank) const {
+  if (!own.empty()) return own[rank];
+  return rank == root ? byte_span{0, bytes} : byte_span{};
+}
+
 }  // namespace bcastsim::algorithms

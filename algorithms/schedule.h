@@ -19,7 +19,12 @@ struct op {
   uint32_t peer = 0;        // destination rank (send), source rank (recv), self (offload)
   uint64_t offset = 0;      // first byte of the collective buffer carried (send/recv)
   uint64_t bytes = 0;       // bytes carried (send/recv)
-  uint32_t tag = 0;         // MPI-like tag; matched with peer, in order
+  uint32_t tag = 0;         // MPI-like tag; matched with peer and context, in order
+  // The matching space (an MPI communicator's context id): sends and receives match only
+  // within one context, so collectives in flight together never take each other's
+  // messages. One algorithm's schedule uses context 0; a run's program numbers them
+  // (algorithms/program.h).
+  uint32_t context = 0;
   uint64_t compute_ns = 0;  // compute only
   // Indices of ops of the same rank that must complete first. An op with no deps is ready
   // at start. Builders default to "the previous op" (blocking MPI semantics).
@@ -35,14 +40,26 @@ struct rank_program {
   uint32_t add(op o, std::vector<uint32_t> deps);
 };
 
+// Bytes [begin, end) of a collective buffer.
+struct byte_span {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  uint64_t size() const { return end - begin; }
+};
+
 struct schedule {
   uint32_t num_ranks = 0;
-  uint32_t root = 0;
+  uint32_t root = 0;   // a broadcast's root (unused when `own` is given)
   uint64_t bytes = 0;  // collective buffer size; after the collective every rank holds it
+  // [rank]: the bytes a rank holds before the collective. Empty: a broadcast, where the root
+  // holds the whole buffer and the others nothing. An allgather: each rank its own block.
+  std::vector<byte_span> own;
   std::vector<rank_program> ranks;  // [rank]
 
   explicit schedule(uint32_t n = 0) : num_ranks(n), ranks(n) {}
   uint64_t total_ops() const;
+  // What `rank` holds before the collective (see `own`).
+  byte_span held_before(uint32_t rank) const;
 };
 
 op make_send(uint32_t dst, uint64_t offset, uint64_t bytes, uint32_t tag = 0);

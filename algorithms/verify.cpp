@@ -60,16 +60,17 @@ std::string range(uint64_t lo, uint64_t hi) {
 struct channel_key {
   uint32_t src;
   uint32_t dst;
+  uint32_t context;
   uint32_t tag;
   bool operator==(const channel_key& o) const {
-    return src == o.src && dst == o.dst && tag == o.tag;
+    return src == o.src && dst == o.dst && context == o.context && tag == o.tag;
   }
 };
 
 struct channel_key_hash {
   size_t operator()(const channel_key& k) const {
     uint64_t h = (static_cast<uint64_t>(k.src) << 32) | k.dst;
-    h ^= static_cast<uint64_t>(k.tag) * 0x9e3779b97f4a7c15ull;
+    h ^= (static_cast<uint64_t>(k.context) << 32 | k.tag) * 0x9e3779b97f4a7c15ull;
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
     h ^= h >> 32;
@@ -144,6 +145,19 @@ bool simulator::validate() {
     m_errors.add("schedule has num_ranks " + std::to_string(m_s.num_ranks) + " but " +
                  std::to_string(m_s.ranks.size()) + " rank programs");
     return false;
+  }
+  if (!m_s.own.empty() && m_s.own.size() != m_s.num_ranks) {
+    m_errors.add("schedule has num_ranks " + std::to_string(m_s.num_ranks) + " but " +
+                 std::to_string(m_s.own.size()) + " initially held spans");
+    return false;
+  }
+  for (uint32_t rank = 0; rank < m_s.own.size(); ++rank) {
+    const byte_span& o = m_s.own[rank];
+    if (o.begin > o.end || o.end > m_s.bytes) {
+      m_errors.add("rank " + std::to_string(rank) + " holds " + range(o.begin, o.end) +
+                   " before the collective, outside the buffer of " + std::to_string(m_s.bytes) +
+                   " bytes");
+    }
   }
   if (m_s.num_ranks > 0 && m_s.root >= m_s.num_ranks) {
     m_errors.add("root " + std::to_string(m_s.root) + " is not below num_ranks " +
@@ -252,7 +266,7 @@ void simulator::release(uint32_t rank, uint32_t index) {
       }
       break;
     case op_kind::recv: {
-      const channel_key key{o.peer, rank, o.tag};
+      const channel_key key{o.peer, rank, o.context, o.tag};
       channel& c = m_channels[key];
       c.waiting_recvs.items.push_back(index);
       match(key, c);
@@ -264,7 +278,7 @@ void simulator::release(uint32_t rank, uint32_t index) {
 // Queues the message of send or offload op `index` of `rank` on channel (rank, dst, tag).
 void simulator::post_message(uint32_t rank, uint32_t index, uint32_t dst, uint32_t depth) {
   const op& o = m_s.ranks[rank].ops[index];
-  const channel_key key{rank, dst, o.tag};
+  const channel_key key{rank, dst, o.context, o.tag};
   channel& c = m_channels[key];
   c.messages.items.push_back({o.offset, o.bytes, index, depth});
   match(key, c);
@@ -327,13 +341,13 @@ void simulator::report_incomplete() {
 
 void simulator::report_leftovers() {
   // Sorted so the report does not depend on hash-map order.
-  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> keys;
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> keys;
   for (const auto& [key, c] : m_channels) {
-    if (!c.messages.empty()) keys.emplace_back(key.src, key.dst, key.tag);
+    if (!c.messages.empty()) keys.emplace_back(key.src, key.dst, key.context, key.tag);
   }
   std::sort(keys.begin(), keys.end());
-  for (const auto& [src, dst, tag] : keys) {
-    const channel& c = m_channels.at(channel_key{src, dst, tag});
+  for (const auto& [src, dst, context, tag] : keys) {
+    const channel& c = m_channels.at(channel_key{src, dst, context, tag});
     for (size_t j = c.messages.head; j < c.messages.items.size(); ++j) {
       const message& m = c.messages.items[j];
       m_errors.add("unreceived message: rank " + std::to_string(src) + " op " +
@@ -350,7 +364,8 @@ void simulator::check_coverage() {
   for (uint32_t rank = 0; rank < m_s.num_ranks; ++rank) {
     auto& got = m_received[rank];
     const std::string who = "rank " + std::to_string(rank);
-    const bool root = rank == m_s.root;
+    const byte_span own = m_s.held_before(rank);
+    const bool root = m_s.own.empty() && rank == m_s.root;
     if (root && once && !got.empty()) {
       m_errors.add(who + " is the root but receives " + std::to_string(got.size()) +
                    " message(s), first " + range(got[0].lo, got[0].hi));
@@ -362,6 +377,11 @@ void simulator::check_coverage() {
     for (const interval& iv : got) {
       events.emplace_back(iv.lo, +1);
       events.emplace_back(iv.hi, -1);
+    }
+    // What the rank holds from the start counts as received once.
+    if (own.size() > 0) {
+      events.emplace_back(own.begin, +1);
+      events.emplace_back(own.end, -1);
     }
     events.emplace_back(0, 0);
     events.emplace_back(size, 0);
@@ -385,7 +405,7 @@ void simulator::check_coverage() {
         if (at >= size) {
           if (count > 0) c = outside;
         } else if (count == 0) {
-          if (!root) c = missing;  // the root holds the buffer from the start
+          c = missing;
         } else if (count > 1 && once) {
           c = duplicated;
         }
@@ -404,7 +424,7 @@ void simulator::check_coverage() {
 
 }  // namespace
 
-verify_result verify_broadcast(const schedule& s, delivery contract) {
+verify_result verify_schedule(const schedule& s, delivery contract) {
   verify_result result;
   error_sink errors(result);
   simulator sim(s, contract, result, errors);

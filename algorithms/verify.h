@@ -1,12 +1,13 @@
-// Checks a Schedule without SystemC: sends and receives match (by source, destination and
-// tag, in order, with equal offset and size; an offload_bcast is one message to every other
+// Checks a Schedule without SystemC: sends and receives match (by source, destination,
+// context and tag, in order, with equal offset and size; an offload_bcast is one message to every other
 // rank, matched as a send to each, and its peer must be its own rank); the dependency graph
 // completes (no deadlock under MPI matching with eager sends); no rank receives bytes
 // outside the buffer; and the algorithm's delivery contract holds:
-//   exactly_once   every non-root rank receives every byte of the buffer exactly once and
-//                  the root receives none;
-//   at_least_once  every non-root rank's received ranges cover the whole buffer; bytes may
-//                  arrive more than once and the root may receive.
+//   exactly_once   every rank receives every byte of the buffer it does not hold before
+//                  (schedule::held_before: a broadcast's root all, an allgather's rank its
+//                  block) exactly once, and none it holds;
+//   at_least_once  what every rank holds before and receives covers the whole buffer; bytes
+//                  may arrive more than once and the root may receive.
 #pragma once
 
 #include "algorithms/schedule.h"
@@ -28,6 +29,6 @@ struct verify_result {
   uint32_t rounds = 0;
 };
 
-verify_result verify_broadcast(const schedule& s, delivery contract = delivery::exactly_once);
+verify_result verify_schedule(const schedule& s, delivery contract = delivery::exactly_once);
 
 }  // namespace bcastsim::algorithms

@@ -1,5 +1,5 @@
 // algorithms/binomial: MPICH binomial broadcast (FACTS §7), checked by hand for small cases
-// and with verify_broadcast for every size up to 130 ranks and the 16,512-rank machine.
+// and with verify_schedule for every size up to 130 ranks and the 16,512-rank machine.
 #include "algorithms/registry.h"
 #include "algorithms/verify.h"
 
@@ -56,7 +56,7 @@ void check_verifies(uint32_t p, uint32_t root, uint64_t bytes) {
     BOOST_TEST(s.num_ranks == p);
     BOOST_TEST(s.root == root);
     BOOST_TEST(s.bytes == bytes);
-    const verify_result v = verify_broadcast(s);
+    const verify_result v = verify_schedule(s);
     BOOST_TEST(v.ok);
     if (!v.ok) BOOST_TEST_MESSAGE(v.errors.front());
     BOOST_TEST(v.messages == p - 1u);
@@ -120,7 +120,7 @@ BOOST_AUTO_TEST_CASE(binomial_single_rank_is_empty) {
   BOOST_TEST(s.num_ranks == 1u);
   BOOST_TEST(s.ranks.size() == 1u);
   BOOST_TEST(s.total_ops() == 0u);
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   BOOST_TEST(v.ok);
   BOOST_TEST(v.messages == 0u);
   BOOST_TEST(v.rounds == 0u);

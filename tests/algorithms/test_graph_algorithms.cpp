@@ -62,7 +62,7 @@ void check_every_algorithm(const network::topology& topo) {
         BOOST_TEST_CONTEXT(a.name << " on " << topo.describe() << ", " << job.num_ranks()
                                   << " ranks, root " << root) {
           const verify_result v =
-              verify_broadcast(a.make({&topo, &job, job.num_ranks(), root, k_bytes}), a.contract);
+              verify_schedule(a.make({&topo, &job, job.num_ranks(), root, k_bytes}), a.contract);
           BOOST_TEST(v.ok, (v.errors.empty() ? std::string() : v.errors.front()));
         }
       }
@@ -141,6 +141,6 @@ BOOST_AUTO_TEST_CASE(llf_forest_couples_on_a_ring_of_unjoined_groups) {
       }
     }
     BOOST_TEST((between == want));
-    BOOST_TEST(verify_broadcast(s).ok);
+    BOOST_TEST(verify_schedule(s).ok);
   }
 }

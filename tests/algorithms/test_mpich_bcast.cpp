@@ -20,7 +20,7 @@ bool is_pow2(uint32_t p) {
 
 // MPICH's schedules re-deliver bytes (mpich_bcast.h): they promise at-least-once delivery.
 void expect_ok(const schedule& s) {
-  const verify_result v = verify_broadcast(s, delivery::at_least_once);
+  const verify_result v = verify_schedule(s, delivery::at_least_once);
   BOOST_TEST(v.ok);
   if (!v.ok) BOOST_TEST_MESSAGE(v.errors.front());
 }
@@ -99,24 +99,24 @@ BOOST_AUTO_TEST_CASE(mpich_rd_hand_checked_p4) {
 // subtree's blocks twice. An exactly-once check reports exactly that; at-least-once accepts.
 BOOST_AUTO_TEST_CASE(mpich_traffic_redelivers_bytes) {
   const schedule rd = scatter_rd_allgather_bcast(4, 0, 8);
-  const verify_result once = verify_broadcast(rd, delivery::exactly_once);
+  const verify_result once = verify_schedule(rd, delivery::exactly_once);
   BOOST_TEST_MESSAGE(all_errors(once));
   BOOST_TEST(!once.ok);
   BOOST_TEST(all_errors(once).find("rank 0 is the root but receives 2 message(s)") !=
              std::string::npos);
   BOOST_TEST(all_errors(once).find("rank 2 receives more than once bytes [6, 8)") !=
              std::string::npos);
-  BOOST_TEST(verify_broadcast(rd, delivery::at_least_once).ok);
+  BOOST_TEST(verify_schedule(rd, delivery::at_least_once).ok);
 
   // Ring: p - 1 scatter messages (4096 bytes leave no rank empty for these p) and all
   // p (p - 1) MPIC_Sendrecv transfers of the allgather.
   for (uint32_t p : {2u, 5u, 12u, 16u, 31u}) {
     BOOST_TEST_CONTEXT("p " << p) {
       const schedule ring = scatter_ring_allgather_bcast(p, 1, 4096);
-      const verify_result v = verify_broadcast(ring, delivery::at_least_once);
+      const verify_result v = verify_schedule(ring, delivery::at_least_once);
       BOOST_TEST(v.ok);
       BOOST_TEST(v.messages == (p - 1) + uint64_t{p} * (p - 1));
-      const verify_result vo = verify_broadcast(ring, delivery::exactly_once);
+      const verify_result vo = verify_schedule(ring, delivery::exactly_once);
       BOOST_TEST(!vo.ok);
       BOOST_TEST(all_errors(vo).find("rank 1 is the root but receives " + std::to_string(p - 1) +
                                      " message(s)") != std::string::npos);

@@ -37,7 +37,7 @@ BOOST_AUTO_TEST_CASE(registry_factory_builds_binomial) {
   BOOST_TEST(s.bytes == 4096u);
   const schedule ref = binomial_bcast(12, 3, 4096);
   BOOST_TEST(s.total_ops() == ref.total_ops());
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   BOOST_TEST(v.ok);
   BOOST_TEST(v.messages == 11u);
 }
@@ -84,15 +84,15 @@ BOOST_AUTO_TEST_CASE(registry_mpich_algorithms_meet_their_contract) {
       BOOST_TEST(s.num_ranks == 64u);
       BOOST_TEST(s.root == 5u);
       BOOST_TEST(s.bytes == 65536u);
-      const verify_result v = verify_broadcast(s, info.contract);
+      const verify_result v = verify_schedule(s, info.contract);
       BOOST_TEST(v.ok);
       for (const std::string& e : v.errors) BOOST_TEST_MESSAGE(e);
-      BOOST_TEST(!verify_broadcast(s, delivery::exactly_once).ok);  // MPICH re-delivers
+      BOOST_TEST(!verify_schedule(s, delivery::exactly_once).ok);  // MPICH re-delivers
     }
   }
   req.num_ranks = 72;  // not a power of two
   BOOST_CHECK_THROW(find_algorithm("scatter-rd-allgather").make(req), std::invalid_argument);
-  BOOST_TEST(verify_broadcast(find_algorithm("mpich-auto").make(req), delivery::at_least_once).ok);
+  BOOST_TEST(verify_schedule(find_algorithm("mpich-auto").make(req), delivery::at_least_once).ok);
 }
 
 BOOST_AUTO_TEST_CASE(registry_ragasa_is_one_offload_and_one_recv_per_rank) {
@@ -120,11 +120,11 @@ BOOST_AUTO_TEST_CASE(registry_ragasa_is_one_offload_and_one_recv_per_rank) {
       BOOST_TEST(o.deps.empty());
     }
   }
-  const verify_result v = verify_broadcast(s, info.contract);
+  const verify_result v = verify_schedule(s, info.contract);
   for (const std::string& e : v.errors) BOOST_TEST_MESSAGE(e);
   BOOST_TEST(v.ok);
   BOOST_TEST(v.messages == 71u);
   BOOST_TEST(v.rounds == 1u);
   BOOST_TEST(s.total_ops() == ragasa_bcast(72, 9, 16384).total_ops());
-  BOOST_TEST(verify_broadcast(ragasa_bcast(1, 0, 8)).ok);  // a one-rank job
+  BOOST_TEST(verify_schedule(ragasa_bcast(1, 0, 8)).ok);  // a one-rank job
 }

@@ -1,5 +1,5 @@
 // algorithms/topology_aware: GLF, LLF and FOREST (Dorier et al. Cluster 2016 III; CODES
-// dfly_bcast.cpp, FACTS §2): hand-checked schedules on tiny dragonflies, verify_broadcast on
+// dfly_bcast.cpp, FACTS §2): hand-checked schedules on tiny dragonflies, verify_schedule on
 // many placements, sizes and roots, and the paper's link bounds (III-E); groups not joined
 // to the root group (a torus line, a graph file) handled as distant groups.
 #include "algorithms/link_count.h"
@@ -68,7 +68,7 @@ void expect_programs(const schedule& s, const std::map<uint32_t, std::string>& w
       }
     }
   }
-  BOOST_TEST(verify_broadcast(s).ok);
+  BOOST_TEST(verify_schedule(s).ok);
 }
 
 using builder = schedule (*)(const collective_request&);
@@ -92,7 +92,7 @@ job_shape shape_of(const network::topology& topo, const network::placement& plac
   return js;
 }
 
-// verify_broadcast ok, one message into every remote group over a global link, and the
+// verify_schedule ok, one message into every remote group over a global link, and the
 // paper's III-E local-link bound restricted to the groups and routers the job uses:
 // 2 (G - 1) for the step into remote groups plus (used routers - 1) per group.
 void check_algorithms(const network::dragonfly& df, const network::placement& place,
@@ -102,7 +102,7 @@ void check_algorithms(const network::dragonfly& df, const network::placement& pl
     BOOST_TEST_CONTEXT(name << " " << df.describe() << " ranks " << place.num_ranks() << " root "
                             << root) {
       const schedule s = make(make_request(df, place, root));
-      const verify_result v = verify_broadcast(s);
+      const verify_result v = verify_schedule(s);
       BOOST_TEST(v.ok);
       if (!v.ok) BOOST_TEST_MESSAGE(v.errors.front());
       BOOST_TEST(v.messages == place.num_ranks() - 1u);
@@ -252,7 +252,7 @@ BOOST_AUTO_TEST_CASE(topology_aware_needs_topology_and_placement) {
     const algorithm_info& info = find_algorithm(name);
     BOOST_TEST(info.description.find("Dorier") != std::string::npos);
     collective_request req = make_request(df, place, 0);
-    BOOST_TEST(verify_broadcast(info.make(req)).ok);
+    BOOST_TEST(verify_schedule(info.make(req)).ok);
     req.topo = nullptr;
     BOOST_CHECK_THROW(info.make(req), std::invalid_argument);
     req.topo = &df;
@@ -306,7 +306,7 @@ BOOST_AUTO_TEST_CASE(topology_aware_unjoined_torus_units_are_distant) {
       if (name == "glf") continue;  // GLF never asks for links
       BOOST_TEST_CONTEXT(name << " root " << root) {
         const schedule s = make(make_request(t, place, root));
-        BOOST_TEST(verify_broadcast(s).ok);
+        BOOST_TEST(verify_schedule(s).ok);
         BOOST_TEST((messages_between_groups(s, t, place) == between));
       }
     }

@@ -47,7 +47,7 @@ BOOST_AUTO_TEST_CASE(every_algorithm_verifies_on_the_torus) {
       for (const uint32_t root : std::set<uint32_t>{0, 5, n / 2, n - 1}) {
         BOOST_TEST_CONTEXT(a.name << " on " << t.describe() << " root " << root) {
           const verify_result v =
-              verify_broadcast(a.make({&t, &place, n, root, k_bytes}), a.contract);
+              verify_schedule(a.make({&t, &place, n, root, k_bytes}), a.contract);
           BOOST_TEST(v.ok, (v.errors.empty() ? std::string() : v.errors.front()));
           BOOST_TEST(v.messages >= n - 1u);
         }
@@ -73,7 +73,7 @@ BOOST_AUTO_TEST_CASE(scatter_rd_allgather_needs_a_power_of_two_of_the_torus) {
       }
       const network::placement place =
           test::make_placement(t, network::placement_kind::contiguous, ranks);
-      const verify_result v = verify_broadcast(a.make({&t, &place, ranks, 0, k_bytes}), a.contract);
+      const verify_result v = verify_schedule(a.make({&t, &place, ranks, 0, k_bytes}), a.contract);
       BOOST_TEST(v.ok, ranks << " ranks");
     }
   }

@@ -40,7 +40,7 @@ BOOST_AUTO_TEST_CASE(verify_accepts_chain_with_compute) {
   s.ranks[1].then(make_compute(5));
   s.ranks[1].then(make_send(2, 0, 100, 3));
   s.ranks[2].then(make_recv(1, 0, 100, 3));
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(v.ok);
   BOOST_TEST(v.errors.empty());
@@ -61,7 +61,7 @@ BOOST_AUTO_TEST_CASE(verify_accepts_split_with_nonblocking_exchange) {
   s.ranks[2].add(make_recv(0, 50, 50), {});
   s.ranks[2].add(make_recv(1, 0, 50), {});
   s.ranks[2].add(make_send(1, 50, 50), {0});
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(v.ok);
   BOOST_TEST(v.messages == 4u);
@@ -80,7 +80,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_deadlock_of_blocking_exchange) {
   s.ranks[2].then(make_recv(0, 50, 50));
   s.ranks[2].then(make_recv(1, 0, 50));
   s.ranks[2].then(make_send(1, 50, 50));
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v, "deadlock: rank 1 op 1 (recv from 2 tag 0) never completes"));
@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_two_rank_recv_cycle) {
   s.ranks[0].then(make_send(1, 0, 64));
   s.ranks[1].then(make_recv(0, 0, 64));
   s.ranks[1].then(make_send(0, 0, 64));
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(v.messages == 0u);
@@ -109,7 +109,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_missing_recv) {
   schedule s = binomial_bcast(4, 0, 256);
   BOOST_TEST_REQUIRE(s.ranks[3].ops.size() == 1u);
   s.ranks[3].ops.clear();
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(v.messages == 2u);
@@ -123,7 +123,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_buffer_received_twice) {
   s.ranks[0].then(make_send(1, 0, 100));
   s.ranks[1].then(make_recv(0, 0, 100));
   s.ranks[1].then(make_recv(0, 0, 100));
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(v.messages == 2u);
@@ -137,7 +137,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_overlapping_and_partial_ranges) {
   s.ranks[0].then(make_send(1, 40, 40));
   s.ranks[1].then(make_recv(0, 0, 60));
   s.ranks[1].then(make_recv(0, 40, 40));
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v, "rank 1 receives more than once bytes [40, 60)"));
@@ -149,7 +149,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_half_received) {
   schedule s = two_ranks(100);
   s.ranks[0].then(make_send(1, 0, 50));
   s.ranks[1].then(make_recv(0, 0, 50));
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(v.messages == 1u);
@@ -161,7 +161,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_bytes_beyond_buffer) {
   schedule s = two_ranks(100);
   s.ranks[0].then(make_send(1, 0, 120));
   s.ranks[1].then(make_recv(0, 0, 120));
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v, "rank 1 receives bytes outside the buffer [100, 120)"));
@@ -171,7 +171,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_mismatched_size) {
   schedule s = two_ranks(100);
   s.ranks[0].then(make_send(1, 0, 100));
   s.ranks[1].then(make_recv(0, 0, 50));
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v,
@@ -183,7 +183,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_mismatched_tag) {
   schedule s = two_ranks(100);
   s.ranks[0].then(make_send(1, 0, 100, 1));
   s.ranks[1].then(make_recv(0, 0, 100, 2));
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v, "deadlock: rank 1 op 0 (recv from 0 tag 2) never completes"));
@@ -196,7 +196,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_root_receiving) {
   s.ranks[1].then(make_recv(0, 0, 10));
   s.ranks[1].then(make_send(0, 0, 10));
   s.ranks[0].then(make_recv(1, 0, 10));
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v, "rank 0 is the root but receives 1 message(s)"));
@@ -207,7 +207,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_structural_errors) {
   s.ranks[0].then(make_send(2, 0, 10));
   s.ranks[1].add(make_recv(0, 0, 10), {0});  // depends on itself
   s.ranks[1].add(make_compute(1), {5});      // no such op
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v, "rank 0 op 0 (send to 2 tag 0): peer is not below num_ranks 2"));
@@ -216,11 +216,11 @@ BOOST_AUTO_TEST_CASE(verify_reports_structural_errors) {
 
   schedule bad_root = two_ranks(10);
   bad_root.root = 2;
-  BOOST_TEST(has_error(verify_broadcast(bad_root), "root 2 is not below num_ranks 2"));
+  BOOST_TEST(has_error(verify_schedule(bad_root), "root 2 is not below num_ranks 2"));
 
   schedule bad_size(3);
   bad_size.ranks.pop_back();
-  BOOST_TEST(has_error(verify_broadcast(bad_size), "num_ranks 3 but 2 rank programs"));
+  BOOST_TEST(has_error(verify_schedule(bad_size), "num_ranks 3 but 2 rank programs"));
 }
 
 BOOST_AUTO_TEST_CASE(verify_caps_reported_errors) {
@@ -234,14 +234,14 @@ BOOST_AUTO_TEST_CASE(verify_caps_reported_errors) {
       }
     }
   }
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   BOOST_TEST(!v.ok);
   BOOST_TEST(v.errors.size() == 11u);
   BOOST_TEST(v.errors.back().find("more errors") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(verify_accepts_empty_schedule) {
-  const verify_result v = verify_broadcast(schedule(0));
+  const verify_result v = verify_schedule(schedule(0));
   BOOST_TEST(v.ok);
   BOOST_TEST(v.messages == 0u);
 }
@@ -256,16 +256,16 @@ BOOST_AUTO_TEST_CASE(verify_at_least_once_accepts_duplicates_and_a_receiving_roo
   s.ranks[1].then(make_recv(0, 40, 60));
   s.ranks[1].then(make_send(0, 0, 100));  // the whole buffer back to the root
   s.ranks[0].then(make_recv(1, 0, 100));
-  const verify_result lenient = verify_broadcast(s, delivery::at_least_once);
+  const verify_result lenient = verify_schedule(s, delivery::at_least_once);
   log_errors(lenient);
   BOOST_TEST(lenient.ok);
   BOOST_TEST(lenient.messages == 3u);
-  const verify_result strict = verify_broadcast(s, delivery::exactly_once);
+  const verify_result strict = verify_schedule(s, delivery::exactly_once);
   BOOST_TEST(!strict.ok);
   BOOST_TEST(has_error(strict, "rank 1 receives more than once bytes [40, 60)"));
   BOOST_TEST(has_error(strict, "rank 0 is the root but receives 1 message(s)"));
   // exactly_once is the default.
-  BOOST_TEST(verify_broadcast(s).errors == strict.errors);
+  BOOST_TEST(verify_schedule(s).errors == strict.errors);
 }
 
 BOOST_AUTO_TEST_CASE(verify_at_least_once_reports_gaps_and_bytes_outside) {
@@ -275,12 +275,12 @@ BOOST_AUTO_TEST_CASE(verify_at_least_once_reports_gaps_and_bytes_outside) {
   s.ranks[0].then(make_send(1, 40, 40));
   s.ranks[1].then(make_recv(0, 0, 60));
   s.ranks[1].then(make_recv(0, 40, 40));
-  const verify_result v = verify_broadcast(s, delivery::at_least_once);
+  const verify_result v = verify_schedule(s, delivery::at_least_once);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v, "rank 1 never receives bytes [80, 100)"));
   BOOST_TEST(v.errors.size() == 1u);  // the duplicate [40, 60) is not an error here
-  BOOST_TEST(has_error(verify_broadcast(s, delivery::exactly_once),
+  BOOST_TEST(has_error(verify_schedule(s, delivery::exactly_once),
                        "rank 1 never receives bytes [80, 100)"));
 
   // The root may receive, but not beyond the buffer.
@@ -289,7 +289,7 @@ BOOST_AUTO_TEST_CASE(verify_at_least_once_reports_gaps_and_bytes_outside) {
   out.ranks[1].then(make_recv(0, 0, 100));
   out.ranks[1].then(make_send(0, 0, 120));
   out.ranks[0].then(make_recv(1, 0, 120));
-  const verify_result vo = verify_broadcast(out, delivery::at_least_once);
+  const verify_result vo = verify_schedule(out, delivery::at_least_once);
   log_errors(vo);
   BOOST_TEST(!vo.ok);
   BOOST_TEST(has_error(vo, "rank 0 receives bytes outside the buffer [100, 120)"));
@@ -302,7 +302,7 @@ BOOST_AUTO_TEST_CASE(verify_at_least_once_still_reports_deadlock_and_mismatch) {
   s.ranks[0].then(make_send(1, 0, 64));
   s.ranks[1].then(make_recv(0, 0, 64));
   s.ranks[1].then(make_send(0, 0, 64));
-  const verify_result v = verify_broadcast(s, delivery::at_least_once);
+  const verify_result v = verify_schedule(s, delivery::at_least_once);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v, "deadlock: rank 0 op 0 (recv from 1 tag 0) never completes"));
   BOOST_TEST(has_error(v, "rank 1 never receives bytes [0, 64)"));
@@ -310,7 +310,7 @@ BOOST_AUTO_TEST_CASE(verify_at_least_once_still_reports_deadlock_and_mismatch) {
   schedule m = two_ranks(100);
   m.ranks[0].then(make_send(1, 0, 100));
   m.ranks[1].then(make_recv(0, 0, 50));
-  BOOST_TEST(has_error(verify_broadcast(m, delivery::at_least_once),
+  BOOST_TEST(has_error(verify_schedule(m, delivery::at_least_once),
                        "expects offset 0 bytes 50 but matched rank 0 op 0 sending offset 0 "
                        "bytes 100"));
 }
@@ -318,7 +318,7 @@ BOOST_AUTO_TEST_CASE(verify_at_least_once_still_reports_deadlock_and_mismatch) {
 BOOST_AUTO_TEST_CASE(verify_accepts_offload_bcast) {
   // One offload reaches every other rank in one step, matched as a send to each.
   const schedule s = ragasa_bcast(5, 2, 100);
-  verify_result v = verify_broadcast(s);
+  verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(v.ok);
   BOOST_TEST(v.messages == 4u);
@@ -334,7 +334,7 @@ BOOST_AUTO_TEST_CASE(verify_accepts_offload_bcast) {
     halves.ranks[r].add(make_recv(0, 50, 50, 2), {});
     halves.ranks[r].add(make_recv(0, 0, 50, 1), {});
   }
-  v = verify_broadcast(halves);
+  v = verify_schedule(halves);
   log_errors(v);
   BOOST_TEST(v.ok);
   BOOST_TEST(v.messages == 4u);
@@ -344,7 +344,7 @@ BOOST_AUTO_TEST_CASE(verify_accepts_offload_bcast) {
 BOOST_AUTO_TEST_CASE(verify_reports_offload_bcast_without_recv) {
   schedule s = ragasa_bcast(4, 0, 64);
   s.ranks[3].ops.clear();
-  const verify_result v = verify_broadcast(s);
+  const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(v.messages == 2u);
@@ -356,7 +356,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_offload_bcast_with_wrong_peer) {
   schedule s = two_ranks(10);
   s.ranks[0].then(make_offload_bcast(1, 0, 10));
   s.ranks[1].then(make_recv(0, 0, 10));
-  verify_result v = verify_broadcast(s);
+  verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v,
@@ -366,7 +366,7 @@ BOOST_AUTO_TEST_CASE(verify_reports_offload_bcast_with_wrong_peer) {
   s = two_ranks(10);
   s.ranks[0].then(make_offload_bcast(7, 0, 10));
   s.ranks[1].then(make_recv(0, 0, 10));
-  v = verify_broadcast(s);
+  v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(has_error(v, "rank 0 op 0 (offload_bcast by 7 tag 0): peer is not below num_ranks"));
