@@ -441,6 +441,14 @@ scenario make_scenario(const config& cfg) {
                                            s.algorithm + ": none, background");
   }
   if (s.random_root && s.algorithm != "none") s.root = draw_root(s);
+  if (s.algorithm != "none") {
+    algorithms::collective_spec one;
+    one.algorithm = s.algorithm;
+    one.root = s.root;
+    one.bytes = s.bytes;
+    s.collectives.push_back(one);
+    s.collective_keys.push_back("collective");
+  }
 
   const uint32_t packet = static_cast<uint32_t>(cfg.uint("network.packet_bytes"));
   const uint32_t flit = static_cast<uint32_t>(cfg.uint("network.flit_bytes"));

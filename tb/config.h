@@ -4,6 +4,7 @@
 // Any bad input throws config_error naming the key; the CLI turns it into exit code 2.
 #pragma once
 
+#include "algorithms/program.h"
 #include "hw/nic/host.h"
 #include "hw/nic/host_nic.h"
 #include "hw/router/router.h"
@@ -115,6 +116,11 @@ struct scenario {
   uint32_t root = 0;  // drawn from the seed when collective.random_root = on
   bool random_root = false;
   uint64_t bytes = 16384;
+  // The run's collectives: collective.* alone (one), or the list collectives: (its entries
+  // keys collectives.N.*); algorithm/root/bytes above mirror the first. Empty with
+  // algorithm none. collective_keys[i]: spec i's key prefix, for messages.
+  std::vector<algorithms::collective_spec> collectives;
+  std::vector<std::string> collective_keys;
   // [link class]: the classes the kind declares, completed by make_plan with those its
   // topology brings (a graph file's).
   std::vector<tlm_net::link_params> links;

@@ -1,0 +1,94 @@
+// A run's program: the collectives of a scenario (each with its algorithm, communicator,
+// root or roots, size, start and repetitions) composed into one Schedule over the job's
+// ranks, and the instances (collective x repetition) the hosts and results track.
+//
+// Composition keeps every component's own correctness and adds no deadlock:
+//   - each component (one algorithm's schedule for one root, or one allgather) is verified
+//     alone (verify_schedule) before it is composed;
+//   - each component gets its own matching context (op::context), so components never take
+//     each other's messages, whatever their tags;
+//   - components are joined only by rank-local dependencies that follow one global order
+//     (collective list order, then repetition), so a rank waits only for its own part of
+//     an earlier component: with eager sends every component completes once all its ranks
+//     have entered it, and by induction over that order all do.
+// "after" is therefore rank-local, as consecutive MPI calls are: a rank starts a collective
+// when its own part of the one before is done, not when every rank is.
+#pragma once
+
+#include "algorithms/registry.h"
+#include "algorithms/schedule.h"
+#include "algorithms/verify.h"
+#include "network/placement.h"
+#include "network/topology.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bcastsim::algorithms {
+
+// How a host runs a collective and the computation beside it.
+//   blocking  the collective, then compute_ns of computation, for each repetition;
+//   overlap   start the collective, compute compute_ns meanwhile, wait for both (MPI
+//             I-collective + compute + Wait; Tofu2's persistent start/wait), per repetition.
+enum class host_mode : uint8_t { blocking, overlap };
+
+// One collective as the scenario describes it (collective.* or one entry of collectives:).
+struct collective_spec {
+  std::string algorithm = "binomial";
+  // The communicator: job ranks, in communicator order; empty = every rank of the job.
+  std::vector<uint32_t> ranks;
+  bool all_roots = false;  // every rank of the communicator broadcasts at once
+  uint32_t root = 0;       // communicator rank (a broadcast with one root)
+  uint64_t bytes = 0;      // broadcast: the buffer; allgather and all roots: per rank
+  uint64_t start_ns = 0;   // no rank enters before
+  int32_t after = -1;      // index of an earlier spec each rank finishes its part of first
+  uint32_t repeat = 1;
+  uint64_t compute_ns = 0;  // per repetition, see host_mode
+  host_mode mode = host_mode::blocking;
+};
+
+// One repetition of one collective: a buffer the hosts fill and the results report.
+struct instance_info {
+  uint32_t collective = 0;  // index in the specs
+  uint32_t repetition = 0;
+  const algorithm_info* algorithm = nullptr;
+  std::vector<uint32_t> ranks;  // job ranks, communicator order
+  bool all_roots = false;
+  uint32_t root = 0;        // job rank; a broadcast with one root
+  uint64_t buffer_bytes = 0;  // what every member holds at the end
+  std::vector<byte_span> own;  // [member]: held before
+  delivery contract = delivery::exactly_once;
+  uint64_t messages = 0;  // matched send/recv pairs
+  uint32_t first_context = 0;  // its components' contexts: [first, first + contexts)
+  uint32_t contexts = 0;
+};
+
+struct program {
+  schedule sched;  // over the job's ranks; sched.root/bytes/own describe instance 0
+  std::vector<instance_info> instances;
+  std::vector<uint32_t> context_instance;  // [context]: its instance
+  std::vector<int32_t> member_index;       // [instance * ranks + rank]: -1 = not a member
+  uint64_t messages = 0;
+  uint32_t num_ranks = 0;
+
+  int32_t member(uint32_t instance, uint32_t rank) const {
+    return member_index[static_cast<size_t>(instance) * num_ranks + rank];
+  }
+};
+
+struct program_error : std::invalid_argument {
+  program_error(std::string key, const std::string& what)
+      : std::invalid_argument(what), key(std::move(key)) {}
+  std::string key;  // the scenario key at fault, e.g. "collectives.1.root"
+};
+
+// Builds and verifies the program. `key_prefix(i)` names spec i's keys in errors
+// ("collective" or "collectives.i"). Throws program_error for a spec that cannot be built
+// (bad rank, root outside the communicator, an algorithm refusing the communicator), and
+// std::logic_error naming the algorithm when a component fails verification.
+program make_program(const std::vector<collective_spec>& specs, const network::topology& topo,
+                     const network::placement& place,
+                     const std::vector<std::string>& key_prefixes);
+
+}  // namespace bcastsim::algorithms
