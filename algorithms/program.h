@@ -68,14 +68,11 @@ struct program {
   schedule sched;  // over the job's ranks; sched.root/bytes/own describe instance 0
   std::vector<instance_info> instances;
   std::vector<uint32_t> context_instance;  // [context]: its instance
-  std::vector<int32_t> member_index;       // [instance * ranks + rank]: -1 = not a member
   uint64_t messages = 0;
-  uint32_t num_ranks = 0;
-
-  int32_t member(uint32_t instance, uint32_t rank) const {
-    return member_index[static_cast<size_t>(instance) * num_ranks + rank];
-  }
 };
+
+// Most operations a program may hold (about 80 bytes each): repetitions multiply them.
+inline constexpr uint64_t max_program_ops = uint64_t{1} << 26;
 
 struct program_error : std::invalid_argument {
   program_error(std::string key, const std::string& what)

@@ -14,6 +14,10 @@ const char* to_string(op_kind k) {
       return "compute";
     case op_kind::offload_bcast:
       return "offload_bcast";
+    case op_kind::join:
+      return "join";
+    case op_kind::wait_until:
+      return "wait_until";
   }
   return "unknown";
 }
@@ -71,6 +75,19 @@ op make_offload_bcast(uint32_t self, uint64_t offset, uint64_t bytes, uint32_t t
   o.offset = offset;
   o.bytes = bytes;
   o.tag = tag;
+  return o;
+}
+
+op make_join() {
+  op o;
+  o.kind = op_kind::join;
+  return o;
+}
+
+op make_wait_until(uint64_t at_ns) {
+  op o;
+  o.kind = op_kind::wait_until;
+  o.at_ns = at_ns;
   return o;
 }
 

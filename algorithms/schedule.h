@@ -11,7 +11,9 @@ namespace bcastsim::algorithms {
 // offload_bcast: the rank hands [offset, offset + bytes) to the in-network broadcast tree
 // of the communicator (Ragasa's Bcast Units); every other rank receives it as one message
 // from this rank with this tag, matched by its own recv. `peer` is the rank itself.
-enum class op_kind : uint8_t { send, recv, compute, offload_bcast };
+// join: completes as soon as its deps have, at no cost (a rank's entry into or exit from a
+// collective in a program). wait_until: completes at absolute time at_ns, at no cost.
+enum class op_kind : uint8_t { send, recv, compute, offload_bcast, join, wait_until };
 const char* to_string(op_kind k);
 
 struct op {
@@ -26,6 +28,7 @@ struct op {
   // (algorithms/program.h).
   uint32_t context = 0;
   uint64_t compute_ns = 0;  // compute only
+  uint64_t at_ns = 0;       // wait_until only
   // Indices of ops of the same rank that must complete first. An op with no deps is ready
   // at start. Builders default to "the previous op" (blocking MPI semantics).
   std::vector<uint32_t> deps;
@@ -65,6 +68,8 @@ struct schedule {
 op make_send(uint32_t dst, uint64_t offset, uint64_t bytes, uint32_t tag = 0);
 op make_recv(uint32_t src, uint64_t offset, uint64_t bytes, uint32_t tag = 0);
 op make_compute(uint64_t ns);
+op make_join();
+op make_wait_until(uint64_t at_ns);
 op make_offload_bcast(uint32_t self, uint64_t offset, uint64_t bytes, uint32_t tag = 0);
 
 }  // namespace bcastsim::algorithms

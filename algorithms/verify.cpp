@@ -172,7 +172,9 @@ bool simulator::validate() {
     const auto& ops = m_s.ranks[rank].ops;
     for (uint32_t i = 0; i < ops.size(); ++i) {
       const op& o = ops[i];
-      if (o.kind != op_kind::compute && o.peer >= m_s.num_ranks) {
+      const bool local = o.kind == op_kind::compute || o.kind == op_kind::join ||
+                         o.kind == op_kind::wait_until;
+      if (!local && o.peer >= m_s.num_ranks) {
         m_errors.add("rank " + std::to_string(rank) + " op " + std::to_string(i) + " (" +
                      describe(o) + "): peer is not below num_ranks " +
                      std::to_string(m_s.num_ranks));
@@ -249,6 +251,8 @@ void simulator::release(uint32_t rank, uint32_t index) {
   const uint32_t depth = deps_depth(rank, o);
   switch (o.kind) {
     case op_kind::compute:
+    case op_kind::join:
+    case op_kind::wait_until:
       complete(rank, index, depth);
       break;
     case op_kind::send: {

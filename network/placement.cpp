@@ -93,4 +93,10 @@ placement::placement(const topology& topo, const placement_params& params) {
   for (uint32_t r = 0; r < m_terminal.size(); ++r) m_rank[m_terminal[r]] = r;
 }
 
+placement::placement(const topology& topo, std::vector<terminal_id> terminals)
+    : m_terminal(std::move(terminals)) {
+  m_rank.assign(topo.num_terminals(), invalid_id);
+  for (uint32_t r = 0; r < m_terminal.size(); ++r) m_rank[m_terminal[r]] = r;
+}
+
 }  // namespace bcastsim::network

@@ -44,6 +44,8 @@ struct placement_params {
 class placement {
  public:
   placement(const topology& topo, const placement_params& params);
+  // The ranks of a communicator: its rank i on terminals[i] (distinct terminals of topo).
+  placement(const topology& topo, std::vector<terminal_id> terminals);
 
   uint32_t num_ranks() const { return static_cast<uint32_t>(m_terminal.size()); }
   terminal_id terminal_of(uint32_t rank) const { return m_terminal[rank]; }

@@ -50,7 +50,7 @@ class link_model {
 
   totals run() {
     index_ops();
-    for (uint32_t r = 0; r < m_p.sched.num_ranks; ++r) {
+    for (uint32_t r = 0; r < m_p.prog.sched.num_ranks; ++r) {
       for (uint32_t i = 0; i < ops(r).size(); ++i) {
         if (m_remaining_deps[id(r, i)] == 0) release(r, i, 0);
       }
@@ -63,7 +63,7 @@ class link_model {
         dispatch(e.rank, e.time);
       } else if (e.kind == event_kind::deliver) {
         const op& o = ops(e.from)[e.index];
-        deliver(e.from, e.rank, o.tag, e.time);
+        deliver(e.from, e.rank, o, e.time);
       } else {
         complete(e.rank, e.index, e.time);
         ++completed;
@@ -93,17 +93,17 @@ class link_model {
       return seq > o.seq;
     }
   };
-  // MPI matching: (source, destination, tag), in order.
+  // MPI matching: (source, destination, context, tag), in order.
   struct channel_key {
-    uint32_t src, dst, tag;
+    uint32_t src, dst, context, tag;
     bool operator==(const channel_key& o) const {
-      return src == o.src && dst == o.dst && tag == o.tag;
+      return src == o.src && dst == o.dst && context == o.context && tag == o.tag;
     }
   };
   struct channel_hash {
     size_t operator()(const channel_key& k) const {
       uint64_t h =
-          (uint64_t{k.src} << 32 | k.dst) ^ (static_cast<uint64_t>(k.tag) * 0x9e3779b97f4a7c15ull);
+          (uint64_t{k.src} << 32 | k.dst) ^ ((uint64_t{k.context} << 32 | k.tag) * 0x9e3779b97f4a7c15ull);
       h ^= h >> 31;
       h *= 0xbf58476d1ce4e5b9ull;
       return static_cast<size_t>(h ^ (h >> 29));
@@ -121,12 +121,14 @@ class link_model {
     std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<uint32_t>> ready_sends;
   };
 
-  const std::vector<op>& ops(uint32_t rank) const { return m_p.sched.ranks[rank].ops; }
+  const std::vector<op>& ops(uint32_t rank) const { return m_p.prog.sched.ranks[rank].ops; }
   size_t id(uint32_t rank, uint32_t index) const { return m_base[rank] + index; }
-  channel& chan(uint32_t src, uint32_t dst, uint32_t tag) { return m_channels[{src, dst, tag}]; }
+  channel& chan(uint32_t src, uint32_t dst, const op& o) {
+    return m_channels[{src, dst, o.context, o.tag}];
+  }
 
   void index_ops() {
-    const auto& ranks = m_p.sched.ranks;
+    const auto& ranks = m_p.prog.sched.ranks;
     m_base.assign(ranks.size() + 1, 0);
     for (size_t r = 0; r < ranks.size(); ++r) m_base[r + 1] = m_base[r] + ranks[r].ops.size();
     const size_t n = m_base.back();
@@ -160,7 +162,7 @@ class link_model {
       m_ranks[rank].ready_sends.push(index);
       push(t, event_kind::dispatch, rank, 0);
     } else if (o.kind == op_kind::recv) {
-      channel& c = chan(o.peer, rank, o.tag);
+      channel& c = chan(o.peer, rank, o);
       if (c.unmatched_messages > 0) {
         --c.unmatched_messages;
         push(t, event_kind::complete, rank, index);
@@ -253,8 +255,8 @@ class link_model {
 
   // A message from `src` with `tag` is available to `dst` at t: it completes the first
   // waiting recv of the channel, or waits for one.
-  void deliver(uint32_t src, uint32_t dst, uint32_t tag, uint64_t t) {
-    channel& c = chan(src, dst, tag);
+  void deliver(uint32_t src, uint32_t dst, const op& o, uint64_t t) {
+    channel& c = chan(src, dst, o);
     if (c.head < c.waiting_recvs.size()) {
       push(t, event_kind::complete, dst, c.waiting_recvs[c.head++]);
     } else {
@@ -268,7 +270,7 @@ class link_model {
       // Delivered: the sender is free, the message is available to its receiver.
       m_ranks[rank].sending = false;
       push(t, event_kind::dispatch, rank, 0);
-      deliver(rank, o.peer, o.tag, t);
+      deliver(rank, o.peer, o, t);
     } else if (o.kind == op_kind::offload_bcast) {
       // Every receiver has it (deliver events): the sender is free.
       m_ranks[rank].sending = false;
@@ -337,7 +339,7 @@ nlohmann::json analyze_scenario(const config& cfg) {
   const plan p = make_plan(s);
   const offload_family* family = family_of_algorithm(s.algorithm);
   // What `run` refuses when it builds the family's hardware, analyze refuses alike.
-  if (family && family->check_hardware) family->check_hardware(s, *p.topo, *p.place, p.sched.root);
+  if (family && family->check_hardware) family->check_hardware(s, *p.topo, *p.place, p.prog.sched.root);
   const totals t = link_model(p, family, s.nic.packet_bytes, s.nic.seed).run();
 
   nlohmann::json r;
@@ -351,7 +353,7 @@ nlohmann::json analyze_scenario(const config& cfg) {
   r["topology"] = p.topo->describe();
   r["collective"] = {{"algorithm", s.algorithm}, {"ranks", p.place->num_ranks()},
                      {"root", s.root},           {"bytes", s.bytes},
-                     {"messages", p.messages},   {"makespan_links", t.makespan}};
+                     {"messages", p.prog.messages}, {"makespan_links", t.makespan}};
   for (network::link_class k = 0; k < p.topo->num_link_classes(); ++k) {
     r["traversals"][p.topo->class_name(k)] = {{"packets", t.packets[k]},
                                               {"messages", t.messages[k]}};

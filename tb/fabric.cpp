@@ -12,15 +12,16 @@ using network::port_info;
 
 fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
                const network::topology& topo, const network::routing_policy& routing,
-               const network::placement& place, const algorithms::schedule& sched,
+               const network::placement& place, const algorithms::program& prog,
                hw::collective_progress& progress, const std::string& record_unit_inputs)
     : sc_core::sc_module(name), m_topo(topo) {
+  const algorithms::schedule& sched = prog.sched;
   const uint32_t nr = topo.num_routers();
   const uint32_t nt = topo.num_terminals();
   hw::router_params rparams = s.router;
   if (const offload_family* f = family_of_algorithm(s.algorithm); f && !sched.ranks.empty()) {
     offloads.push_back(
-        f->create(offload_context{s, topo, routing, place, sched, record_unit_inputs}));
+        f->create(offload_context{s, topo, routing, place, sched, prog, record_unit_inputs}));
     rparams.attached = offloads.back()->router_attachment();
   } else if (!record_unit_inputs.empty()) {
     throw config_error("--record-unit-inputs",
@@ -82,8 +83,7 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   for (uint32_t rank = 0; rank < num_hosts; ++rank) {
     const network::terminal_id t = place.terminal_of(rank);
     hosts.push_back(std::make_unique<hw::host>(("host_" + std::to_string(rank)).c_str(), rank,
-                                               sched.ranks[rank], s.host, *nics[t], place,
-                                               progress));
+                                               prog, s.host, *nics[t], place, progress));
   }
   for (auto& o : offloads) o->attach(*this);
   if (s.traffic.kind != "none") make_traffic(s, topo, place, progress);
@@ -106,8 +106,7 @@ void fabric::make_traffic(const scenario& s, const network::topology& topo,
       if (place.rank_of(t) == network::invalid_id) sources.push_back(t);
     }
     m_destinations.push_back(sources);
-    const uint32_t ranks = place.num_ranks();
-    stop_when = [&progress, ranks] { return progress.ranks_done + 1 >= ranks; };
+    stop_when = [&progress] { return progress.instances_done == progress.instances.size(); };
   } else {
     // Synthetic: every terminal, Poisson arrivals at the offered load of its link.
     const double bytes_per_ns =

@@ -6,7 +6,7 @@
 // attached port, beside the NICs, or in place of them.
 #pragma once
 
-#include "algorithms/schedule.h"
+#include "algorithms/program.h"
 #include "hw/nic/host.h"
 #include "hw/nic/host_nic.h"
 #include "hw/router/router.h"
@@ -30,7 +30,7 @@ class fabric final : public sc_core::sc_module {
  public:
   fabric(const sc_core::sc_module_name& name, const scenario& s, const network::topology& topo,
          const network::routing_policy& routing, const network::placement& place,
-         const algorithms::schedule& sched, hw::collective_progress& progress,
+         const algorithms::program& prog, hw::collective_progress& progress,
          const std::string& record_unit_inputs = {});
   ~fabric() override;
 

@@ -10,7 +10,7 @@
 #pragma once
 
 #include "algorithms/ragasa_tree.h"
-#include "algorithms/schedule.h"
+#include "algorithms/program.h"
 #include "hw/nic/nic.h"
 #include "hw/router/router.h"
 #include "network/params.h"
@@ -85,7 +85,8 @@ struct offload_context {
   const network::topology& topo;
   const network::routing_policy& routing;
   const network::placement& place;
-  const algorithms::schedule& sched;
+  const algorithms::schedule& sched;  // prog.sched
+  const algorithms::program& prog;
   // `bcastsim run --record-unit-inputs FILE`: record what enters the family's units (a
   // family without units refuses it).
   const std::string& record_inputs;

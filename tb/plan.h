@@ -3,7 +3,7 @@
 // (tb/analyze), so both see the same network and the same messages.
 #pragma once
 
-#include "algorithms/schedule.h"
+#include "algorithms/program.h"
 #include "algorithms/verify.h"
 #include "network/topology.h"
 #include "network/placement.h"
@@ -19,9 +19,7 @@ struct plan {
   std::unique_ptr<network::topology> topo;
   std::unique_ptr<network::routing_policy> routing;
   std::unique_ptr<network::placement> place;
-  algorithms::schedule sched;
-  uint64_t messages = 0;  // matched send/recv pairs of sched
-  algorithms::delivery contract = algorithms::delivery::exactly_once;  // the algorithm's
+  algorithms::program prog;  // the scenario's collectives composed (empty: none)
 };
 
 // Anything wrong here is bad input: throws config_error (exit 2) naming the key, or

@@ -92,11 +92,10 @@ struct probe {
         }())),
         p(make_plan(s)),
         progress(make_progress(p)),
-        fab(name.c_str(), s, *p.topo, *p.routing, *p.place, p.sched, progress) {}
+        fab(name.c_str(), s, *p.topo, *p.routing, *p.place, p.prog, progress) {}
   static hw::collective_progress make_progress(const plan& p) {
     hw::collective_progress progress;
-    progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
-    progress.done.assign(p.place->num_ranks(), false);
+    progress.reset(p.prog);
     return progress;
   }
   scenario s;
@@ -162,32 +161,102 @@ nlohmann::json block_stats(const fabric& fab) {
   return b;
 }
 
-// The collective's section: from the root's first send to the last other rank holding every
-// byte; 0 without one.
+// Instance i's figures: from its first send call to the last member holding every byte,
+// over the members that had bytes to receive.
+struct instance_figures {
+  bool done = false;
+  double start_ns = 0;
+  double completion_ns = 0;
+  double rank_completion_ns_avg = 0;
+};
+
+instance_figures figures(const algorithms::instance_info& inst, const hw::instance_progress& ip) {
+  instance_figures f;
+  double last = -1, sum = 0;
+  uint32_t receivers = 0;
+  for (size_t m = 0; m < inst.ranks.size(); ++m) {
+    if (inst.own[m].size() == inst.buffer_bytes && inst.buffer_bytes > 0) continue;
+    if (!inst.all_roots && inst.ranks[m] == inst.root) continue;
+    ++receivers;
+    last = std::max(last, ns(ip.rank_done[m]));
+    sum += ns(ip.rank_done[m]);
+  }
+  f.start_ns = ns(ip.start);
+  f.done = ip.started && ip.members_done == inst.ranks.size() && receivers > 0;
+  if (f.done) {
+    f.completion_ns = last - f.start_ns;
+    // The same per-rank figure for every algorithm (host-forwarded or offloaded), unlike a
+    // packet's latency, which spans one network traversal.
+    f.rank_completion_ns_avg = sum / receivers - f.start_ns;
+  }
+  return f;
+}
+
+// result.json's collectives: one entry per collective and repetition.
+nlohmann::json instances_section(const scenario& s, const plan& p,
+                                 const hw::collective_progress& progress) {
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t i = 0; i < p.prog.instances.size(); ++i) {
+    const algorithms::instance_info& inst = p.prog.instances[i];
+    const algorithms::collective_spec& spec = s.collectives[inst.collective];
+    const instance_figures f = figures(inst, progress.instances[i]);
+    list.push_back({{"collective", s.collective_keys[inst.collective]},
+                    {"repetition", inst.repetition},
+                    {"algorithm", inst.algorithm->name},
+                    {"kind", algorithms::to_string(inst.algorithm->kind)},
+                    {"ranks", inst.ranks.size()},
+                    {"root", inst.all_roots ? nlohmann::json("all") : nlohmann::json(inst.root)},
+                    {"bytes", spec.bytes},
+                    {"buffer_bytes", inst.buffer_bytes},
+                    {"start_ns", f.start_ns},
+                    {"completion_ns", f.completion_ns},
+                    {"rank_completion_ns_avg", f.rank_completion_ns_avg},
+                    {"ranks_complete", progress.instances[i].members_done},
+                    {"messages", inst.messages}});
+  }
+  return list;
+}
+
+// The run's collective section: from the first instance's start to the last one's
+// completion; min/mean/max over the instances; 0 without them.
 nlohmann::json collective_section(const scenario& s, const plan& p,
                                   const hw::collective_progress& progress) {
   if (s.algorithm == "none") return {{"algorithm", "none"}};
-  double last_done = -1, done_sum = 0;
-  for (uint32_t rank = 0; rank < progress.rank_done.size(); ++rank) {
-    if (rank == s.root) continue;
-    last_done = std::max(last_done, ns(progress.rank_done[rank]));
-    done_sum += ns(progress.rank_done[rank]);
+  double first = 0, last = 0, sum = 0, lo = 0, hi = 0, rank_sum = 0;
+  bool all_done = true;
+  for (size_t i = 0; i < p.prog.instances.size(); ++i) {
+    const instance_figures f = figures(p.prog.instances[i], progress.instances[i]);
+    all_done = all_done && f.done;
+    if (i == 0 || f.start_ns < first) first = f.start_ns;
+    last = std::max(last, f.start_ns + f.completion_ns);
+    lo = i == 0 ? f.completion_ns : std::min(lo, f.completion_ns);
+    hi = std::max(hi, f.completion_ns);
+    sum += f.completion_ns;
+    rank_sum += f.rank_completion_ns_avg;
   }
-  const bool done = progress.started && last_done >= 0;
-  const double completion = done ? last_done - ns(progress.first_send) : 0.0;
-  // The same per-rank figure for every algorithm (host-forwarded or offloaded), unlike a
-  // packet's latency, which spans one network traversal.
-  const double others = static_cast<double>(progress.rank_done.size() - 1);
-  const double rank_avg = done ? done_sum / others - ns(progress.first_send) : 0.0;
+  const double count = static_cast<double>(p.prog.instances.size());
+  // Ranks holding every byte of every instance they are a member of (roots from the start).
+  std::vector<bool> complete(p.place->num_ranks(), true);
+  for (size_t i = 0; i < p.prog.instances.size(); ++i) {
+    const algorithms::instance_info& inst = p.prog.instances[i];
+    for (size_t m = 0; m < inst.ranks.size(); ++m) {
+      if (!progress.instances[i].done[m]) complete[inst.ranks[m]] = false;
+    }
+  }
+  const auto ranks_complete =
+      static_cast<uint64_t>(std::count(complete.begin(), complete.end(), true));
   return {{"algorithm", s.algorithm},
           {"ranks", p.place->num_ranks()},
           {"root", s.root},
           {"bytes", s.bytes},
-          {"completion_ns", completion},
-          {"rank_completion_ns_avg", rank_avg},
-          // ranks holding every byte (the root from the start)
-          {"ranks_complete", progress.ranks_done + 1},
-          {"messages", p.messages}};
+          {"collectives", p.prog.instances.size()},
+          {"completion_ns", all_done ? last - first : 0.0},
+          {"completion_ns_min", lo},
+          {"completion_ns_mean", sum / count},
+          {"completion_ns_max", hi},
+          {"rank_completion_ns_avg", rank_sum / count},
+          {"ranks_complete", ranks_complete},
+          {"messages", p.prog.messages}};
 }
 
 // result.json without perf and blocks.
@@ -207,6 +276,7 @@ nlohmann::json results(const scenario& s, const plan& p, const fabric& fab,
   r["sim_time_ns"] = ns(sc_core::sc_time_stamp());
 
   r["collective"] = collective_section(s, p, progress);
+  if (s.algorithm != "none") r["collectives"] = instances_section(s, p, progress);
 
   std::vector<uint64_t> cls_packets(p.topo->num_link_classes());
   std::vector<uint64_t> cls_messages(p.topo->num_link_classes());
@@ -260,13 +330,9 @@ nlohmann::json run_scenario(const config& cfg,
   plan p = make_plan(s);
 
   hw::collective_progress progress;
-  progress.bytes = s.bytes;
-  progress.root = s.root;
-  progress.exactly_once = p.contract == algorithms::delivery::exactly_once;
-  progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
-  progress.done.assign(p.place->num_ranks(), false);
+  progress.reset(p.prog);
 
-  fabric fab("fabric", s, *p.topo, *p.routing, *p.place, p.sched, progress, record_unit_inputs);
+  fabric fab("fabric", s, *p.topo, *p.routing, *p.place, p.prog, progress, record_unit_inputs);
 
   waveforms wave(s, fab);
 

@@ -21,7 +21,7 @@ struct simulation_failure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-inline constexpr const char* result_schema = "bcastsim.result/1";
+inline constexpr const char* result_schema = "bcastsim.result/2";
 
 // Runs the scenario and returns its result.json document. Throws config_error for bad
 // input (detected before elaboration), simulation_failure for a failed simulation.

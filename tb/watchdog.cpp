@@ -80,20 +80,29 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
         }
       }
     }
-    // Finished: every rank must now hold every byte; under an exactly-once contract each
-    // non-root rank received each byte once and the root nothing.
+    // Finished: every member of every instance must now hold its whole buffer; under an
+    // exactly-once contract it received each byte it did not hold once, and none it held.
+    const algorithms::program& prog = *progress.prog;
     for (size_t rank = 0; rank < fab.hosts.size(); ++rank) {
       const hw::host& h = *fab.hosts[rank];
-      if (h.covered_bytes() != s.bytes) {
-        os << "broken invariant: rank " << rank << " holds " << h.covered_bytes()
-           << " distinct bytes, expected " << s.bytes;
-        return os.str();
-      }
-      const uint64_t want = rank == s.root ? 0 : s.bytes;
-      if (progress.exactly_once && h.received_bytes() != want) {
-        os << "broken invariant: rank " << rank << " received " << h.received_bytes()
-           << " bytes, expected " << want << " (each byte exactly once)";
-        return os.str();
+      for (size_t k = 0; k < h.memberships(); ++k) {
+        const algorithms::instance_info& inst = prog.instances[h.instance_of(k)];
+        const std::string which = prog.instances.size() == 1
+                                      ? std::string()
+                                      : " of " + s.collective_keys[inst.collective] +
+                                            " (repetition " + std::to_string(inst.repetition) +
+                                            ")";
+        if (h.covered_bytes(k) != inst.buffer_bytes) {
+          os << "broken invariant: rank " << rank << " holds " << h.covered_bytes(k)
+             << " distinct bytes" << which << ", expected " << inst.buffer_bytes;
+          return os.str();
+        }
+        const uint64_t want = inst.buffer_bytes - inst.own[h.member_of(k)].size();
+        if (inst.contract == algorithms::delivery::exactly_once && h.received_bytes(k) != want) {
+          os << "broken invariant: rank " << rank << " received " << h.received_bytes(k)
+             << " bytes" << which << ", expected " << want << " (each byte exactly once)";
+          return os.str();
+        }
       }
     }
     return {};

@@ -12,18 +12,54 @@ namespace bcastsim::hw {
 using algorithms::op_kind;
 using sc_core::sc_time;
 
-host::host(const sc_core::sc_module_name& name, uint32_t rank,
-           const algorithms::rank_program& program, const host_params& params, nic& nic,
-           const network::placement& place, collective_progress& progress)
+void collective_progress::reset(const algorithms::program& p) {
+  prog = &p;
+  instances.assign(p.instances.size(), instance_progress{});
+  instances_done = 0;
+  for (uint32_t i = 0; i < p.instances.size(); ++i) {
+    const algorithms::instance_info& inst = p.instances[i];
+    instance_progress& ip = instances[i];
+    ip.rank_done.assign(inst.ranks.size(), sc_core::SC_ZERO_TIME);
+    ip.done.assign(inst.ranks.size(), false);
+    for (uint32_t m = 0; m < inst.ranks.size(); ++m) {
+      // A zero-byte broadcast's receivers are done when its message arrives.
+      const bool holder = inst.buffer_bytes > 0 || (!inst.all_roots && inst.ranks[m] == inst.root);
+      if (inst.own[m].size() == inst.buffer_bytes && holder) member_done(i, m);
+    }
+  }
+}
+
+void collective_progress::member_done(uint32_t i, uint32_t member) {
+  instance_progress& ip = instances[i];
+  if (ip.done[member]) return;
+  ip.done[member] = true;
+  ip.rank_done[member] = sc_core::sc_time_stamp();
+  if (++ip.members_done == ip.done.size()) ++instances_done;
+}
+
+host::host(const sc_core::sc_module_name& name, uint32_t rank, const algorithms::program& prog,
+           const host_params& params, nic& nic, const network::placement& place,
+           collective_progress& progress)
     : sc_core::sc_module(name),
       m_rank(rank),
-      m_program(program),
+      m_prog(prog),
+      m_program(prog.sched.ranks[rank]),
       m_params(params),
       m_nic(nic),
       m_place(place),
       m_progress(progress),
       m_agenda(m_wakeup) {
   nic.set_client(this);
+  const algorithms::rank_program& program = m_program;
+  for (uint32_t i = 0; i < prog.instances.size(); ++i) {
+    const algorithms::instance_info& inst = prog.instances[i];
+    for (uint32_t m = 0; m < inst.ranks.size(); ++m) {
+      if (inst.ranks[m] != rank) continue;
+      slot sl{i, m, inst.buffer_bytes};
+      if (inst.own[m].size() > 0) hold(sl, byte_range{inst.own[m].begin, inst.own[m].end});
+      m_slots.push_back(std::move(sl));
+    }
+  }
   const size_t n = program.ops.size();
   m_deps_left.resize(n);
   m_dependents.resize(n);
@@ -50,28 +86,46 @@ host::host(const sc_core::sc_module_name& name, uint32_t rank,
 }
 
 bool host::channel_before(const channel& a, const channel& b) {
-  return a.peer != b.peer ? a.peer < b.peer : a.tag < b.tag;
+  if (a.peer != b.peer) return a.peer < b.peer;
+  return a.context != b.context ? a.context < b.context : a.tag < b.tag;
 }
 
 std::vector<host::channel> host::channels_of(const algorithms::rank_program& program,
                                              op_kind kind) {
   std::vector<channel> out;
   for (const algorithms::op& o : program.ops) {
-    if (o.kind == kind) out.push_back(channel{o.peer, o.tag, 0});
+    if (o.kind == kind) out.push_back(channel{o.peer, o.context, o.tag, 0});
   }
   std::sort(out.begin(), out.end(), channel_before);
   out.erase(std::unique(out.begin(), out.end(),
                         [](const channel& a, const channel& b) {
-                          return a.peer == b.peer && a.tag == b.tag;
+                          return a.peer == b.peer && a.context == b.context && a.tag == b.tag;
                         }),
             out.end());
   return out;
 }
 
-uint32_t host::next_seq(std::vector<channel>& channels, uint32_t peer, uint32_t tag) {
-  auto it =
-      std::lower_bound(channels.begin(), channels.end(), channel{peer, tag, 0}, channel_before);
-  return it->next_seq++;  // every (peer, tag) of the program has its channel
+uint32_t host::next_seq(std::vector<channel>& channels, const algorithms::op& o) {
+  auto it = std::lower_bound(channels.begin(), channels.end(),
+                             channel{o.peer, o.context, o.tag, 0}, channel_before);
+  return it->next_seq++;  // every (peer, context, tag) of the program has its channel
+}
+
+host::slot* host::slot_of_context(uint32_t context) {
+  if (context >= m_prog.context_instance.size()) return nullptr;
+  const uint32_t instance = m_prog.context_instance[context];
+  auto it = std::lower_bound(m_slots.begin(), m_slots.end(), instance,
+                             [](const slot& s, uint32_t i) { return s.instance < i; });
+  return it != m_slots.end() && it->instance == instance ? &*it : nullptr;
+}
+
+// An instance starts with the first send call of any of its members.
+void host::note_start(uint32_t context) {
+  instance_progress& ip = m_progress.instances[m_prog.context_instance[context]];
+  if (!ip.started) {
+    ip.started = true;
+    ip.start = sc_core::sc_time_stamp();
+  }
 }
 
 sc_time host::use_cpu(double ns) {
@@ -87,22 +141,28 @@ void host::start(uint32_t i) {
   const algorithms::op& o = m_program.ops[i];
   switch (o.kind) {
     case op_kind::send: {
-      if (m_rank == m_progress.root && !m_progress.started) {
-        m_progress.started = true;
-        m_progress.first_send = sc_core::sc_time_stamp();
-      }
-      m_seq[i] = next_seq(m_send_channels, o.peer, o.tag);  // posting order, as MPI numbers
+      note_start(o.context);
+      m_seq[i] = next_seq(m_send_channels, o);  // posting order, as MPI numbers
       m_agenda.push(use_cpu(m_params.send_overhead_ns), action{action_kind::complete, i});
       break;
     }
     case op_kind::recv:
-      m_seq[i] = next_seq(m_recv_channels, o.peer, o.tag);
+      m_seq[i] = next_seq(m_recv_channels, o);
       m_posted.push_back(i);
       try_match();
       break;
     case op_kind::compute:
       m_agenda.push(use_cpu(static_cast<double>(o.compute_ns)), action{action_kind::complete, i});
       break;
+    case op_kind::join:
+      complete(i);
+      break;
+    case op_kind::wait_until: {
+      const sc_time at = sc_time::from_value(units::ps_from_ns(static_cast<double>(o.at_ns)));
+      const sc_time now = sc_core::sc_time_stamp();
+      m_agenda.push(at > now ? at : now, action{action_kind::complete, i});
+      break;
+    }
     case op_kind::offload_bcast:
       if (m_offload_target.family == 0) {
         m_progress.errors.push_back(std::string(name()) +
@@ -113,11 +173,8 @@ void host::start(uint32_t i) {
         m_gated.push_back(i);
         break;
       }
-      if (m_rank == m_progress.root && !m_progress.started) {
-        m_progress.started = true;
-        m_progress.first_send = sc_core::sc_time_stamp();
-      }
-      m_seq[i] = next_seq(m_send_channels, o.peer, o.tag);
+      note_start(o.context);
+      m_seq[i] = next_seq(m_send_channels, o);
       m_agenda.push(use_cpu(m_params.send_overhead_ns), action{action_kind::complete, i});
       break;
   }
@@ -144,6 +201,7 @@ void host::complete(uint32_t i) {
     m.bytes = o.bytes;
     m.buf_offset = o.offset;
     m.tag = o.tag;
+    m.collective_id = o.context + 1;
     m.seq = m_seq[i];
     m_nic.send_message(m);
   } else if (o.kind == op_kind::offload_bcast) {
@@ -164,53 +222,52 @@ void host::complete(uint32_t i) {
   }
 }
 
-void host::on_message(network::terminal_id src, uint32_t tag, uint64_t offset, uint64_t bytes,
-                      uint32_t seq) {
+void host::on_message(network::terminal_id src, uint32_t collective_id, uint32_t tag,
+                      uint64_t offset, uint64_t bytes, uint32_t seq) {
   const uint32_t src_rank = m_place.rank_of(src);
   if (src_rank == network::invalid_id) {
     m_progress.errors.push_back(std::string(name()) + ": message from a terminal outside the job");
     return;
   }
-  note_received(offset, bytes);
-  m_unexpected.push_back(arrived{src_rank, tag, seq, offset, bytes});
+  const uint32_t context = collective_id - 1;  // message::collective_id
+  if (collective_id == 0 || !slot_of_context(context)) {
+    m_progress.errors.push_back(std::string(name()) + ": message of collective " +
+                                std::to_string(collective_id) + ", which rank " +
+                                std::to_string(m_rank) + " is not a member of");
+    return;
+  }
+  note_received(context, offset, bytes);
+  m_unexpected.push_back(arrived{src_rank, context, tag, seq, offset, bytes});
   try_match();
   m_agenda.arm();
 }
 
-uint64_t host::covered_bytes() const {
-  return m_rank == m_progress.root ? m_progress.bytes : m_held_bytes;
+void host::note_received(uint32_t context, uint64_t offset, uint64_t bytes) {
+  slot& sl = *slot_of_context(context);
+  sl.received_bytes += bytes;
+  if (bytes > 0) hold(sl, byte_range{offset, offset + bytes});
+  const bool holds_all = sl.buffer_bytes == 0 || (!sl.held.empty() && sl.held.front().begin == 0 &&
+                                                  sl.held.front().end >= sl.buffer_bytes);
+  if (holds_all) m_progress.member_done(sl.instance, sl.member);
 }
 
-void host::note_received(uint64_t offset, uint64_t bytes) {
-  m_received_bytes += bytes;
-  if (m_rank == m_progress.root) return;
-  if (bytes > 0) hold(byte_range{offset, offset + bytes});
-  const bool holds_all = m_progress.bytes == 0 || (!m_held.empty() && m_held.front().begin == 0 &&
-                                                   m_held.front().end >= m_progress.bytes);
-  if (holds_all && !m_progress.done[m_rank]) {
-    m_progress.done[m_rank] = true;
-    m_progress.rank_done[m_rank] = sc_core::sc_time_stamp();
-    ++m_progress.ranks_done;
-  }
-}
-
-void host::hold(byte_range got) {
+void host::hold(slot& sl, byte_range got) {
   // Merge `got` with the held ranges it overlaps or touches: [first, last), those ending at
   // or after its begin and starting at or before its end.
-  auto first = std::lower_bound(m_held.begin(), m_held.end(), got.begin,
+  auto first = std::lower_bound(sl.held.begin(), sl.held.end(), got.begin,
                                 [](const byte_range& r, uint64_t at) { return r.end < at; });
   auto last = first;
-  for (; last != m_held.end() && last->begin <= got.end; ++last) {
+  for (; last != sl.held.end() && last->begin <= got.end; ++last) {
     got.begin = std::min(got.begin, last->begin);
     got.end = std::max(got.end, last->end);
-    m_held_bytes -= last->end - last->begin;
+    sl.held_bytes -= last->end - last->begin;
   }
-  m_held_bytes += got.end - got.begin;
+  sl.held_bytes += got.end - got.begin;
   if (first == last) {
-    m_held.insert(first, got);
+    sl.held.insert(first, got);
   } else {
     *first = got;
-    m_held.erase(first + 1, last);
+    sl.held.erase(first + 1, last);
   }
 }
 
@@ -222,8 +279,8 @@ void host::try_match() {
     const uint32_t seq = m_seq[m_posted[pi]];
     size_t ui = 0;
     while (ui < m_unexpected.size() &&
-           !(m_unexpected[ui].src_rank == o.peer && m_unexpected[ui].tag == o.tag &&
-             m_unexpected[ui].seq == seq))
+           !(m_unexpected[ui].src_rank == o.peer && m_unexpected[ui].context == o.context &&
+             m_unexpected[ui].tag == o.tag && m_unexpected[ui].seq == seq))
       ++ui;
     if (ui == m_unexpected.size()) {
       ++pi;

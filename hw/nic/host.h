@@ -18,7 +18,7 @@
 // finish the rank early.
 #pragma once
 
-#include "algorithms/schedule.h"
+#include "algorithms/program.h"
 #include "hw/nic/nic.h"
 #include "network/placement.h"
 #include "tlm/statistics.h"
@@ -44,31 +44,38 @@ struct host_params {
   }
 };
 
-// Shared by the hosts of one collective: when it started and when each rank finished.
-struct collective_progress {
-  uint64_t bytes = 0;
-  uint32_t root = 0;
+// One instance (collective x repetition) of the program, shared by its members' hosts:
+// when it started and when each member came to hold the whole buffer.
+struct instance_progress {
   bool started = false;
-  sc_core::sc_time first_send;              // the root's first send call
-  std::vector<sc_core::sc_time> rank_done;  // [rank]: holds every byte
-  std::vector<bool> done;                   // [rank]
-  uint32_t ranks_done = 0;
-  // The algorithm's delivery contract (algorithms::delivery): when true, every non-root
-  // rank must receive every byte exactly once and the root nothing; otherwise bytes may
-  // arrive more than once, at the root too.
-  bool exactly_once = true;
-  std::vector<std::string> errors;  // broken invariants (exit 1)
+  sc_core::sc_time start;                   // the first send call of any member
+  std::vector<sc_core::sc_time> rank_done;  // [member]: holds every byte
+  std::vector<bool> done;                   // [member]; true from the start if it held all
+  uint32_t members_done = 0;
+};
+
+// Shared by the hosts of one run.
+struct collective_progress {
+  const algorithms::program* prog = nullptr;
+  std::vector<instance_progress> instances;  // [instance]
+  uint32_t instances_done = 0;               // every member holds every byte
+  std::vector<std::string> errors;           // broken invariants (exit 1)
+
+  // Sized for `p`: members holding the whole buffer from the start are done then.
+  void reset(const algorithms::program& p);
+  // Member `member` of instance `i` now holds every byte.
+  void member_done(uint32_t i, uint32_t member);
 };
 
 class host final : public sc_core::sc_module, public nic_client {
  public:
-  host(const sc_core::sc_module_name& name, uint32_t rank, const algorithms::rank_program& program,
+  host(const sc_core::sc_module_name& name, uint32_t rank, const algorithms::program& prog,
        const host_params& params, nic& nic, const network::placement& place,
        collective_progress& progress);
   SC_HAS_PROCESS(host);
 
-  void on_message(network::terminal_id src, uint32_t tag, uint64_t buf_offset, uint64_t bytes,
-                  uint32_t seq) override;
+  void on_message(network::terminal_id src, uint32_t collective_id, uint32_t tag,
+                  uint64_t buf_offset, uint64_t bytes, uint32_t seq) override;
 
   // Offload ops send their data once, as collective `collective_id`, with the offload
   // family's header `target` (e.g. Ragasa: to the Bcast Unit of the rank's own router;
@@ -78,11 +85,15 @@ class host final : public sc_core::sc_module, public nic_client {
   void open_offload_gate();
 
   bool finished() const { return m_completed == m_program.ops.size(); }
-  // Bytes of every message received, duplicates included.
-  uint64_t received_bytes() const { return m_received_bytes; }
-  // Bytes the rank holds: the size of the union of the received ranges, or the buffer size
-  // at the root.
-  uint64_t covered_bytes() const;
+  // The instances the rank is a member of, in program order.
+  size_t memberships() const { return m_slots.size(); }
+  uint32_t instance_of(size_t slot) const { return m_slots[slot].instance; }
+  uint32_t member_of(size_t slot) const { return m_slots[slot].member; }
+  // Bytes of every message received for it, duplicates included.
+  uint64_t received_bytes(size_t slot) const { return m_slots[slot].received_bytes; }
+  // Bytes of its buffer the rank holds: what it held before and the union of what it
+  // received.
+  uint64_t covered_bytes(size_t slot) const { return m_slots[slot].held_bytes; }
   bool describe_stall(std::ostream& os) const;
 
   // Statistics.
@@ -102,16 +113,27 @@ class host final : public sc_core::sc_module, public nic_client {
   };
   struct arrived {
     uint32_t src_rank;
+    uint32_t context;
     uint32_t tag;
     uint32_t seq;
     uint64_t offset;
     uint64_t bytes;
   };
-  // Messages posted so far on one (peer, tag): the next one's message::seq.
+  // Messages posted so far on one (peer, context, tag): the next one's message::seq.
   struct channel {
     uint32_t peer;
+    uint32_t context;
     uint32_t tag;
     uint32_t next_seq;
+  };
+  // The rank's part of one instance: its member index and the buffer bytes it holds.
+  struct slot {
+    uint32_t instance;
+    uint32_t member;
+    uint64_t buffer_bytes;
+    uint64_t received_bytes = 0;
+    std::vector<byte_range> held;  // merged: sorted, disjoint, not adjacent
+    uint64_t held_bytes = 0;       // their total size
   };
 
   void on_wakeup();
@@ -119,14 +141,17 @@ class host final : public sc_core::sc_module, public nic_client {
   void complete(uint32_t op);
   sc_core::sc_time use_cpu(double ns);
   void try_match();
-  void note_received(uint64_t offset, uint64_t bytes);
-  void hold(byte_range got);
+  void note_received(uint32_t context, uint64_t offset, uint64_t bytes);
+  static void hold(slot& sl, byte_range got);
+  slot* slot_of_context(uint32_t context);
+  void note_start(uint32_t context);
   static bool channel_before(const channel& a, const channel& b);
   static std::vector<channel> channels_of(const algorithms::rank_program& program,
                                           algorithms::op_kind kind);
-  static uint32_t next_seq(std::vector<channel>& channels, uint32_t peer, uint32_t tag);
+  static uint32_t next_seq(std::vector<channel>& channels, const algorithms::op& o);
 
   uint32_t m_rank;
+  const algorithms::program& m_prog;
   const algorithms::rank_program& m_program;
   host_params m_params;
   nic& m_nic;
@@ -145,9 +170,7 @@ class host final : public sc_core::sc_module, public nic_client {
   std::vector<uint32_t> m_gated;      // offload ops waiting for the gate
   std::vector<arrived> m_unexpected;  // messages in, not matched, in order
   uint64_t m_completed = 0;
-  uint64_t m_received_bytes = 0;
-  std::vector<byte_range> m_held;  // received ranges merged: sorted, disjoint, not adjacent
-  uint64_t m_held_bytes = 0;       // their total size
+  std::vector<slot> m_slots;  // by instance
   sc_core::sc_time m_cpu_free;
 
   sc_core::sc_event m_wakeup;

@@ -157,6 +157,7 @@ void host_nic::deliver(packet* p) {
   const bool complete = m_partial[k].received == p->msg_bytes;
   const network::terminal_id src = p->src;
   const uint32_t tag = p->tag;
+  const uint32_t collective_id = p->collective_id;
   const uint32_t seq = p->msg_seq;
   const uint64_t offset = p->buf_offset;
   const uint64_t bytes = p->msg_bytes;
@@ -165,7 +166,7 @@ void host_nic::deliver(packet* p) {
     m_partial[k] = m_partial.back();
     m_partial.pop_back();
     ++messages_received;
-    if (m_client) m_client->on_message(src, tag, offset, bytes, seq);
+    if (m_client) m_client->on_message(src, collective_id, tag, offset, bytes, seq);
   }
 }
 

@@ -22,6 +22,8 @@ struct message {
   uint64_t bytes = 0;
   uint64_t buf_offset = 0;
   uint32_t tag = 0;
+  // A host's message: its program context + 1 (the matching space, algorithms::op::context);
+  // an offload family's: its own collective id. 0: none (traffic).
   uint32_t collective_id = 0;
   // Per (source, destination, tag), in the order the sends were posted: the receiver matches
   // by it, so messages do not overtake each other whatever route their packets take (MPI).
@@ -35,10 +37,10 @@ struct message {
 class nic_client {
  public:
   virtual ~nic_client() = default;
-  // A whole message has arrived; `seq` is the sender's message::seq. Messages complete in
-  // any order under non-minimal or adaptive routing.
-  virtual void on_message(network::terminal_id src, uint32_t tag, uint64_t buf_offset,
-                          uint64_t bytes, uint32_t seq) = 0;
+  // A whole message has arrived; `collective_id` and `seq` are the sender's message
+  // fields. Messages complete in any order under non-minimal or adaptive routing.
+  virtual void on_message(network::terminal_id src, uint32_t collective_id, uint32_t tag,
+                          uint64_t buf_offset, uint64_t bytes, uint32_t seq) = 0;
   // Every packet delivered here, before its message is complete and before the packet
   // returns to the pool (traffic generators measure packet latency with it).
   virtual void on_packet(const tlm_net::packet& /*p*/) {}

@@ -111,7 +111,8 @@ void traffic_generator::on_wakeup() {
   m_agenda.arm();
 }
 
-void traffic_generator::on_message(network::terminal_id, uint32_t, uint64_t, uint64_t, uint32_t) {
+void traffic_generator::on_message(network::terminal_id, uint32_t, uint32_t, uint64_t, uint64_t,
+                                   uint32_t) {
   ++messages_received;
 }
 

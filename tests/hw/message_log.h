@@ -20,8 +20,8 @@ class message_log final : public hw::nic_client {
     uint32_t seq;
   };
   std::vector<entry> got;
-  void on_message(network::terminal_id src, uint32_t tag, uint64_t offset, uint64_t bytes,
-                  uint32_t seq) override {
+  void on_message(network::terminal_id src, uint32_t /*collective_id*/, uint32_t tag,
+                  uint64_t offset, uint64_t bytes, uint32_t seq) override {
     got.push_back(entry{sc_core::sc_time_stamp().value(), src, tag, offset, bytes, seq});
   }
 };

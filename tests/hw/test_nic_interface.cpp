@@ -74,7 +74,7 @@ class loopback_nic final : public hw::nic, public tlm_net::fw_if, public tlm_net
       const arrival a = m_in.front();
       m_in.pop_front();
       ++messages_received;
-      m_client->on_message(a.src, a.m.tag, a.m.buf_offset, a.m.bytes, a.m.seq);
+      m_client->on_message(a.src, a.m.collective_id, a.m.tag, a.m.buf_offset, a.m.bytes, a.m.seq);
     }
   }
 
