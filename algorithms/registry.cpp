@@ -1,5 +1,6 @@
 #include "algorithms/registry.h"
 
+#include "algorithms/allgather.h"
 #include "algorithms/mpich_bcast.h"
 #include "algorithms/topology_aware.h"
 
@@ -82,6 +83,47 @@ std::vector<algorithm_info> build_registry() {
                  },
                  delivery::exactly_once,
                  "ragasa"});
+  // Allgathers: the request's bytes are per rank (registry.h). Each delivers every block a
+  // rank lacks exactly once and never its own block (ring: each block travels once around
+  // the ring; recursive doubling: disjoint partner subtrees; Bruck: tmp blocks 1 ... p - 1
+  // once each), so all four promise exactly_once (allgather.h).
+  all.push_back(
+      {"allgather-ring",
+       {},
+       "MPICH ring allgather (MPICH allgather_intra_ring.c)",
+       [](const collective_request& req) { return ring_allgather(req.num_ranks, req.bytes); },
+       delivery::exactly_once,
+       {},
+       collective_kind::allgather});
+  all.push_back(
+      {"allgather-rd",
+       {},
+       "MPICH recursive-doubling allgather (MPICH "
+       "allgather_intra_recursive_doubling.c); needs a power-of-two number of ranks",
+       [](const collective_request& req) { return rd_allgather(req.num_ranks, req.bytes); },
+       delivery::exactly_once,
+       {},
+       collective_kind::allgather});
+  all.push_back(
+      {"allgather-bruck",
+       {},
+       "MPICH Bruck allgather, ceil(log2 p) steps for any p (MPICH "
+       "allgather_intra_brucks.c)",
+       [](const collective_request& req) { return bruck_allgather(req.num_ranks, req.bytes); },
+       delivery::exactly_once,
+       {},
+       collective_kind::allgather});
+  all.push_back(
+      {"allgather-mpich",
+       {},
+       "MPICH automatic allgather choice: recursive doubling below 524288 total "
+       "bytes on a power of two, else Bruck below 81920, else ring (MPICH "
+       "allgather.c MPIR_Allgather_intra_auto; 4.x maint/tuning/coll/mpir/"
+       "generic.json)",
+       [](const collective_request& req) { return mpich_auto_allgather(req.num_ranks, req.bytes); },
+       delivery::exactly_once,
+       {},
+       collective_kind::allgather});
   return all;
 }
 

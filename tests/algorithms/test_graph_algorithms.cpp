@@ -56,7 +56,7 @@ void check_every_algorithm(const network::topology& topo) {
       test::make_placement(topo, network::placement_kind::contiguous, power_of_two);
   for (const algorithm_info& a : algorithms::algorithms()) {
     for (const network::placement& place : places) {
-      const bool rd = a.name == "scatter-rd-allgather";
+      const bool rd = a.name == "scatter-rd-allgather" || a.name == "allgather-rd";
       const network::placement& job = rd ? block : place;
       for (uint32_t root = 0; root < job.num_ranks(); ++root) {
         BOOST_TEST_CONTEXT(a.name << " on " << topo.describe() << ", " << job.num_ranks()

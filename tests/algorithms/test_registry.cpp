@@ -128,3 +128,38 @@ BOOST_AUTO_TEST_CASE(registry_ragasa_is_one_offload_and_one_recv_per_rank) {
   BOOST_TEST(s.total_ops() == ragasa_bcast(72, 9, 16384).total_ops());
   BOOST_TEST(verify_schedule(ragasa_bcast(1, 0, 8)).ok);  // a one-rank job
 }
+
+// Allgathers read the request's bytes per rank and ignore its root (registry.h).
+BOOST_AUTO_TEST_CASE(registry_allgathers_are_allgather_kind) {
+  uint32_t count = 0;
+  for (const algorithm_info& a : algorithms()) {
+    const bool allgather = a.name.rfind("allgather-", 0) == 0;
+    BOOST_TEST_CONTEXT(a.name) {
+      BOOST_TEST((a.kind == (allgather ? collective_kind::allgather : collective_kind::broadcast)));
+    }
+    count += allgather ? 1 : 0;
+  }
+  BOOST_TEST(count == 4u);
+  collective_request req;
+  req.num_ranks = 16;
+  req.root = 5;
+  req.bytes = 1000;
+  for (const char* name :
+       {"allgather-ring", "allgather-rd", "allgather-bruck", "allgather-mpich"}) {
+    BOOST_TEST_CONTEXT(name) {
+      const algorithm_info& info = find_algorithm(name);
+      BOOST_TEST((info.contract == delivery::exactly_once));
+      BOOST_TEST(info.description.find("MPICH") != std::string::npos);
+      BOOST_TEST(info.offload.empty());
+      const schedule s = info.make(req);
+      BOOST_TEST(s.bytes == 16000u);
+      BOOST_TEST_REQUIRE(s.own.size() == 16u);
+      BOOST_TEST(s.own[5].begin == 5000u);
+      BOOST_TEST(s.own[5].end == 6000u);
+      BOOST_TEST(verify_schedule(s, info.contract).ok);
+    }
+  }
+  req.num_ranks = 12;
+  BOOST_CHECK_THROW(find_algorithm("allgather-rd").make(req), std::invalid_argument);
+  BOOST_TEST(verify_schedule(find_algorithm("allgather-mpich").make(req)).ok);  // Bruck
+}

@@ -43,8 +43,12 @@ BOOST_AUTO_TEST_CASE(every_algorithm_verifies_on_the_torus) {
     const network::placement place = test::make_placement(t, network::placement_kind::all, 0);
     const uint32_t n = place.num_ranks();
     for (const algorithm_info& a : algorithms::algorithms()) {
-      if (a.name == k_needs_power_of_two) continue;
-      for (const uint32_t root : std::set<uint32_t>{0, 5, n / 2, n - 1}) {
+      if (a.name == k_needs_power_of_two || a.name == "allgather-rd") continue;
+      // An allgather has no root (its request's root is unused): one schedule is enough.
+      const std::set<uint32_t> roots = a.kind == collective_kind::allgather
+                                           ? std::set<uint32_t>{0}
+                                           : std::set<uint32_t>{0, 5, n / 2, n - 1};
+      for (const uint32_t root : roots) {
         BOOST_TEST_CONTEXT(a.name << " on " << t.describe() << " root " << root) {
           const verify_result v =
               verify_schedule(a.make({&t, &place, n, root, k_bytes}), a.contract);
