@@ -2,6 +2,7 @@
 
 #include "network/routing.h"
 #include "network/topology_kind.h"
+#include "tb/collective_keys.h"
 #include "tb/offload_family.h"
 #include "tb/yaml_input.h"
 
@@ -141,10 +142,12 @@ std::string plain_bytes(const key_info& k, const std::string& value) {
   return value;
 }
 
-void check_value(const key_info& k, const std::string& value, const std::string& origin) {
+// `key`: k's key, or the entry key collectives.N.X declared by k = collective.X.
+void check_value(const key_info& k, const std::string& key, const std::string& value,
+                 const std::string& origin) {
   auto fail = [&](const std::string& allowed) {
-    throw config_error(
-        k.key, k.key + " = '" + value + "'" + origin + " is not valid; allowed: " + allowed);
+    throw config_error(key,
+                       key + " = '" + value + "'" + origin + " is not valid; allowed: " + allowed);
   };
   std::ostringstream range;
   range << "[" << k.min << ", " << k.max << "]";
@@ -181,18 +184,56 @@ void check_value(const key_info& k, const std::string& value, const std::string&
   }
 }
 
+// The declaration of `key` of any kind (collective.X for an entry key collectives.N.X);
+// throws the unknown-key config_error if there is none.
+const key_info& declaration(const std::string& key, const std::string& origin) {
+  if (is_collective_entry_key(key)) return checked_collective_entry_declaration(key, origin);
+  const key_info* k = any_key(key);
+  if (!k) unknown_key(key, origin);
+  return *k;
+}
+
+void flatten(const YAML::Node& node, const std::string& prefix, config& cfg,
+             const std::string& origin);
+
+// collectives: a list of mappings; entry i's keys become collectives.i.KEY.
+void flatten_collectives(const YAML::Node& list, config& cfg, const std::string& origin) {
+  const std::string allowed =
+      "; allowed: a list of mappings of collective keys without 'collective.', such as "
+      "collectives: [{algorithm: binomial, bytes: 4KiB}, {roots: all, after: 0}]";
+  if (!list.IsSequence() || list.size() == 0) {
+    throw config_error("collectives",
+                       "collectives" + origin + " must be a non-empty list" + allowed);
+  }
+  if (list.size() > max_collective_entries) {
+    throw config_error("collectives",
+                       "collectives" + origin + " has " + std::to_string(list.size()) +
+                           " entries; allowed: at most " + std::to_string(max_collective_entries));
+  }
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string key = "collectives." + std::to_string(i);
+    if (!list[i].IsMap() || list[i].size() == 0) {
+      throw config_error(key, key + origin + " must be a mapping with at least one key" + allowed);
+    }
+    flatten(list[i], key, cfg, origin);
+  }
+}
+
 void flatten(const YAML::Node& node, const std::string& prefix, config& cfg,
              const std::string& origin) {
   for (const auto& kv : node) {
     const std::string name = kv.first.as<std::string>();
     const std::string key = prefix.empty() ? name : prefix + "." + name;
     const YAML::Node& v = kv.second;
+    if (key == "collectives") {
+      flatten_collectives(v, cfg, origin);
+      continue;
+    }
     if (v.IsMap()) {
       flatten(v, key, cfg, origin);
       continue;
     }
-    const key_info* k = any_key(key);
-    if (!k) unknown_key(key, origin);
+    const key_info* k = &declaration(key, origin);
     if (cfg.given().count(key)) {  // nested once and dotted once: the loader sees two keys
       throw config_error(key, key + " is given twice" + origin + ", again at line " +
                                   std::to_string(kv.first.Mark().line + 1) +
@@ -216,20 +257,6 @@ void flatten(const YAML::Node& node, const std::string& prefix, config& cfg,
   }
 }
 
-// collective.random_root: a rank drawn from the seed. A topology or job that does not fit is
-// left for make_plan to report.
-uint32_t draw_root(const scenario& s) {
-  try {
-    const auto topo = network::find_topology_kind(s.topology_kind).make(s.cfg);
-    const network::placement place(*topo, s.job);
-    if (place.num_ranks() == 0) return s.root;
-    network::rng rng(network::splitmix64(s.seed ^ 0x726f6f74ull));  // "root"
-    return static_cast<uint32_t>(rng.below(place.num_ranks()));
-  } catch (const std::exception&) {
-    return s.root;
-  }
-}
-
 std::vector<key_info> general_keys() {
   return {
       u("job.ranks", 0, 0, 1e8,
@@ -240,12 +267,42 @@ std::vector<key_info> general_keys() {
       u("job.first_terminal", 0, 0, 1e8, "first terminal of a contiguous placement"),
       u("job.seed", 0, 0, 1.8e19, "seed of a random placement; 0 = use seed"),
       t("collective.algorithm", "binomial",
-        "broadcast algorithm (see `bcastsim list`); none = no collective, only with "
-        "traffic.kind uniform or adversarial"),
-      u("collective.root", 0, 0, 1e8, "root rank"),
+        "broadcast or allgather algorithm (see `bcastsim list`); none = no collective, only "
+        "with traffic.kind uniform or adversarial. The collective.* keys describe one "
+        "collective; several: the list collectives: of mappings of these keys without "
+        "'collective.' (--set collectives.N.KEY=...), where a key an entry does not give takes "
+        "collective.KEY's value (given or default), except name and after"),
+      u("collective.root", 0, 0, 1e8,
+        "root: a rank of the communicator (an index into collective.ranks; with all, a job "
+        "rank); unused with collective.roots = all and by an allgather"),
       c("collective.random_root", "off", {"off", "on"},
-        "on: the root is drawn from the seed among the job's ranks (collective.root ignored)"),
-      u("collective.bytes", 16384, 0, 1ull << 36, "bytes broadcast"),
+        "on: the root is drawn from the seed among the communicator's ranks (collective.root "
+        "ignored); each entry of collectives: draws its own"),
+      u("collective.bytes", 16384, 0, 1ull << 36,
+        "bytes broadcast; with collective.roots = all and for an allgather: bytes of each "
+        "rank"),
+      c("collective.roots", "one", {"one", "all"},
+        "one: one broadcast from collective.root; all: every rank of the communicator "
+        "broadcasts collective.bytes at once (any broadcast algorithm); an allgather has no "
+        "root and takes either"),
+      t("collective.ranks", "all",
+        "the communicator: all = every rank of the job, or job ranks and inclusive ranges, "
+        "comma-separated, in communicator order (0-35,40,42-47), each rank once"),
+      u("collective.start_ns", 0, 0, 1e15, "no rank enters the collective before this time"),
+      t("collective.after", "",
+        "only in an entry of collectives: the index or name of an earlier entry; each rank "
+        "enters this one once its own part of that one is done; empty = no such wait"),
+      u("collective.repeat", 1, 1, 1e6, "repetitions, one after the other on each rank"),
+      u("collective.compute_ns", 0, 0, 1e15,
+        "computation per repetition: after the collective (collective.mode = blocking) or "
+        "beside it (overlap)"),
+      c("collective.mode", "blocking", {"blocking", "overlap"},
+        "blocking: the collective, then collective.compute_ns of computation, per repetition; "
+        "overlap: start the collective, compute meanwhile, wait for both (MPI_Ibcast + "
+        "compute + MPI_Wait)"),
+      t("collective.name", "",
+        "label in results: letters, digits, - _ ., beginning with a letter, unique; empty = "
+        "collective (collectives.N for an entry of collectives:)"),
       u("network.packet_bytes", 512, 1, 1 << 20,
         "largest packet; messages are split into packets of this size"),
       u("network.flit_bytes", 64, 1, 1 << 20,
@@ -310,6 +367,7 @@ const std::vector<key_info>& schema() {
 }
 
 const key_info* find_key(const std::string& key, const std::string& kind) {
+  if (is_collective_entry_key(key)) return collective_entry_declaration(key);
   for (const key_info& k : schema()) {
     if (k.key == key && (k.owner.empty() || k.owner == kind)) return &k;
   }
@@ -362,7 +420,7 @@ void config::set(const std::string& assignment) {
   }
   const std::string key = assignment.substr(0, eq);
   check_utf8(key, "", "--set key");
-  if (!any_key(key)) unknown_key(key, " (in --set)");
+  declaration(key, " (in --set)");
   check_utf8(value, key, "--set " + key);
   set(key, value);
 }
@@ -371,10 +429,9 @@ void config::set(const std::string& key, const std::string& value) {
   // Checked against this scenario's kind when it has the key; a key of another kind is
   // checked against its own declaration now and refused by check() if the kind stays.
   const key_info* k = find_key(key, kind());
-  if (!k) k = any_key(key);
-  if (!k) unknown_key(key, "");
+  if (!k) k = &declaration(key, "");
   const std::string plain = plain_bytes(*k, value);
-  check_value(*k, plain, "");
+  check_value(*k, key, plain, "");
   m_given[key] = plain;
 }
 
@@ -389,6 +446,10 @@ const std::string& config::text(const std::string& key) const {
   if (it != m_given.end()) return it->second;
   const key_info* k = find_key(key, kind());
   if (!k) throw config_error(key, "internal: no key '" + key + "' for topology.kind " + kind());
+  // An entry of collectives: takes collective.X's value, but its name and after are its own.
+  if (is_collective_entry_key(key) && k->key != "collective.name" && k->key != "collective.after") {
+    return text(k->key);
+  }
   return k->default_value;
 }
 
@@ -400,13 +461,14 @@ void config::check() const {
                                   ", not to this scenario's topology.kind " + kind() +
                                   " (`bcastsim list` shows each kind's keys)");
     }
-    check_value(*k, value, "");
+    check_value(*k, key, value, "");
   }
 }
 
 std::map<std::string, std::string> config::values() const {
   std::map<std::string, std::string> v;
   for (const key_info* k : keys_of_kind(kind())) v[k->key] = text(k->key);
+  for (const std::string& key : collective_entry_keys(*this)) v[key] = text(key);
   return v;
 }
 
@@ -424,31 +486,8 @@ scenario make_scenario(const config& cfg) {
   s.job.ranks = static_cast<uint32_t>(cfg.uint("job.ranks"));
   s.job.first_terminal = static_cast<uint32_t>(cfg.uint("job.first_terminal"));
   s.job.seed = cfg.uint("job.seed") ? cfg.uint("job.seed") : s.seed;
-  s.algorithm = cfg.text("collective.algorithm");
-  s.root = static_cast<uint32_t>(cfg.uint("collective.root"));
-  s.random_root = cfg.text("collective.random_root") == "on";
-  s.bytes = cfg.uint("collective.bytes");
   s.traffic = params::load<traffic_config>(cfg);
-  if (s.algorithm == "none" && !s.traffic.synthetic()) {
-    throw config_error("collective.algorithm",
-                       "collective.algorithm = none (no collective) needs synthetic traffic; "
-                       "allowed with it: traffic.kind = uniform or adversarial");
-  }
-  if (s.traffic.synthetic() && s.algorithm != "none") {
-    throw config_error("traffic.kind", "traffic.kind = " + s.traffic.kind +
-                                           " runs without a collective; allowed with "
-                                           "collective.algorithm = " +
-                                           s.algorithm + ": none, background");
-  }
-  if (s.random_root && s.algorithm != "none") s.root = draw_root(s);
-  if (s.algorithm != "none") {
-    algorithms::collective_spec one;
-    one.algorithm = s.algorithm;
-    one.root = s.root;
-    one.bytes = s.bytes;
-    s.collectives.push_back(one);
-    s.collective_keys.push_back("collective");
-  }
+  make_collectives(cfg, s);
 
   const uint32_t packet = static_cast<uint32_t>(cfg.uint("network.packet_bytes"));
   const uint32_t flit = static_cast<uint32_t>(cfg.uint("network.flit_bytes"));

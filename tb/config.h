@@ -34,6 +34,7 @@ using key_info = params::decl;
 // (owner empty), made from the declarations beside the blocks.
 const std::vector<key_info>& schema();
 // The declaration of `key` for topology kind `kind`; nullptr if that kind has no such key.
+// An entry key collectives.N.X is declared by collective.X (tb/collective_keys.h).
 const key_info* find_key(const std::string& key, const std::string& kind);
 // The keys that apply to a scenario of topology kind `kind`, each once, in schema order.
 std::vector<const key_info*> keys_of_kind(const std::string& kind);
@@ -59,7 +60,8 @@ class config final : public params::values {
   // Every given key must belong to the scenario's topology kind and hold a value allowed
   // for it; throws config_error naming the key (and the kind the key belongs to).
   void check() const;
-  // Every key of the scenario's kind with its value (given or default).
+  // Every key of the scenario's kind with its value (given or default), and with
+  // collectives: every entry's keys collectives.N.X (given or from collective.X).
   std::map<std::string, std::string> values() const;
   const std::map<std::string, std::string>& given() const { return m_given; }
 
@@ -113,14 +115,17 @@ struct scenario {
   std::string routing = "minimal";
   network::placement_params job;
   std::string algorithm = "binomial";
-  uint32_t root = 0;  // drawn from the seed when collective.random_root = on
+  uint32_t root = 0;  // communicator rank; drawn from the seed when random_root = on
   bool random_root = false;
   uint64_t bytes = 16384;
   // The run's collectives: collective.* alone (one), or the list collectives: (its entries
-  // keys collectives.N.*); algorithm/root/bytes above mirror the first. Empty with
-  // algorithm none. collective_keys[i]: spec i's key prefix, for messages.
+  // keys collectives.N.*, see tb/collective_keys.h); algorithm/root/random_root/bytes above
+  // mirror the first. Empty with algorithm none. collective_keys[i]: spec i's key prefix
+  // ("collective" or "collectives.i"), for messages; collective_names[i]: its label for
+  // results (collective.name, else the prefix).
   std::vector<algorithms::collective_spec> collectives;
   std::vector<std::string> collective_keys;
+  std::vector<std::string> collective_names;
   // [link class]: the classes the kind declares, completed by make_plan with those its
   // topology brings (a graph file's).
   std::vector<tlm_net::link_params> links;

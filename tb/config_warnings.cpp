@@ -1,6 +1,7 @@
 // Keys a scenario gives but does not read: warned about, not refused (a study may fix a key
 // every point carries whatever it varies).
 #include "algorithms/registry.h"
+#include "tb/collective_keys.h"
 #include "tb/config.h"
 #include "tb/offload_family.h"
 
@@ -12,17 +13,74 @@ bool starts_with(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-// Why an offload family's key has no effect with `algorithm`; empty: it has.
-std::string family_reason(const std::string& key, const std::string& algorithm) {
-  const offload_family* used = family_of_algorithm(algorithm);
+// The algorithms of the scenario's collectives: collective.algorithm, or each entry's.
+std::vector<std::string> algorithms_of(const config& cfg, uint32_t entries) {
+  if (entries == 0) return {cfg.text("collective.algorithm")};
+  std::vector<std::string> out;
+  for (uint32_t i = 0; i < entries; ++i) {
+    out.push_back(cfg.text("collectives." + std::to_string(i) + ".algorithm"));
+  }
+  return out;
+}
+
+// Why an offload family's key has no effect with `algorithms`; empty: it has.
+std::string family_reason(const std::string& key, const std::vector<std::string>& algorithms,
+                          bool list) {
   for (const offload_family& f : offload_families()) {
-    if (!starts_with(key, f.name + ".") || used == &f) continue;
+    bool used = false;
+    for (const std::string& a : algorithms) used = used || family_of_algorithm(a) == &f;
+    if (!starts_with(key, f.name + ".") || used) continue;
     std::string users;
     for (const algorithms::algorithm_info& a : algorithms::algorithms()) {
       if (a.offload == f.name) users += (users.empty() ? "" : ", ") + a.name;
     }
-    return "collective.algorithm = " + algorithm + " does not use the " + f.name +
-           " offload; its keys apply to collective.algorithm = " + users;
+    const std::string which = list ? "no entry of collectives: uses"
+                                   : "collective.algorithm = " + algorithms[0] + " does not use";
+    return which + " the " + f.name + " offload; its keys apply to collective.algorithm = " + users;
+  }
+  return "";
+}
+
+bool is_allgather(const std::string& algorithm) {
+  try {
+    return algorithms::find_algorithm(algorithm).kind == algorithms::collective_kind::allgather;
+  } catch (const std::exception&) {
+    return false;  // an unknown algorithm is refused later
+  }
+}
+
+// Why a collective key (collective.X, or collectives.N.X of one of `entries`) has no effect;
+// empty: it has.
+std::string collective_reason(const config& cfg, const std::string& key, uint32_t entries) {
+  const bool entry = is_collective_entry_key(key);
+  if (!entry && !starts_with(key, "collective.")) return "";
+  const size_t dot = key.rfind('.');
+  const std::string prefix = key.substr(0, dot) + ".";
+  const std::string field = key.substr(dot + 1);
+  if (!entry && entries > 0) {  // the value entries inherit
+    if (field == "name") return "each entry of collectives: has its own name";
+    for (uint32_t i = 0; i < entries; ++i) {
+      if (!cfg.given().count("collectives." + std::to_string(i) + "." + field)) return "";
+    }
+    return "every entry of collectives: gives its own " + field;
+  }
+  const auto value = [&](const char* f) { return cfg.text(prefix + f); };
+  const bool root_key = field == "root" || field == "random_root";
+  if (root_key && value("roots") == "all") {
+    return prefix + "roots = all: every rank of the communicator is a root";
+  }
+  if (root_key && is_allgather(value("algorithm"))) {
+    return prefix + "algorithm = " + value("algorithm") + " is an allgather: it has no root";
+  }
+  if (field == "root" && value("random_root") == "on") {
+    return prefix + "random_root = on draws the root";
+  }
+  // One blocking collective run once: its computation comes after everything measured.
+  if (field == "compute_ns" && entries <= 1 && value("repeat") == "1" &&
+      value("mode") == "blocking") {
+    return "the only collective runs once (" + prefix +
+           "repeat = 1) and blocking: its "
+           "computation follows it and delays nothing";
   }
   return "";
 }
@@ -49,13 +107,17 @@ std::string reason(const config& cfg, const std::string& key) {
   if (key == "job.seed" && placement != "random") {
     return "it applies to job.placement = random only, not " + placement;
   }
-  if (key == "collective.root" && cfg.text("collective.random_root") == "on") {
-    return "collective.random_root = on draws the root";
-  }
   if (starts_with(key, "trace.") && key != "trace.vcd" && cfg.text("trace.vcd").empty()) {
     return "no waveforms are written (trace.vcd is empty; --vcd sets it)";
   }
-  return family_reason(key, cfg.text("collective.algorithm"));
+  uint32_t entries = 0;
+  try {
+    entries = collective_entries(cfg);
+  } catch (const config_error&) {
+    return "";  // refused by make_scenario
+  }
+  const std::string why = collective_reason(cfg, key, entries);
+  return why.empty() ? family_reason(key, algorithms_of(cfg, entries), entries > 0) : why;
 }
 
 }  // namespace
