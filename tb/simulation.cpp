@@ -3,6 +3,7 @@
 #include "algorithms/registry.h"
 #include "algorithms/verify.h"
 #include "network/topology_kind.h"
+#include "tb/collective_keys.h"
 #include "tb/fabric.h"
 #include "tb/link_traffic.h"
 #include "tb/plan.h"
@@ -135,15 +136,16 @@ void list_statistics(std::ostream& os) {
 }
 
 nlohmann::json config_to_json(const config& cfg) {
+  auto pointer = [](std::string p) {
+    for (char& ch : p)
+      if (ch == '.') ch = '/';
+    return nlohmann::json::json_pointer("/" + p);
+  };
   nlohmann::json j = nlohmann::json::object();
-  for (const key_info* k : keys_of_kind(cfg.kind())) {
-    j[nlohmann::json::json_pointer("/" + [&] {
-      std::string p = k->key;
-      for (char& ch : p)
-        if (ch == '.') ch = '/';
-      return p;
-    }())] = json_value(*k, cfg.text(k->key));
-  }
+  for (const key_info* k : keys_of_kind(cfg.kind())) j[pointer(k->key)] = json_value(*k, cfg.text(k->key));
+  // collectives.N.X in index order: /collectives/N/X makes an array.
+  for (const std::string& key : collective_entry_keys(cfg))
+    j[pointer(key)] = json_value(*find_key(key, cfg.kind()), cfg.text(key));
   return j;
 }
 
@@ -200,7 +202,7 @@ nlohmann::json instances_section(const scenario& s, const plan& p,
     const algorithms::instance_info& inst = p.prog.instances[i];
     const algorithms::collective_spec& spec = s.collectives[inst.collective];
     const instance_figures f = figures(inst, progress.instances[i]);
-    list.push_back({{"collective", s.collective_keys[inst.collective]},
+    list.push_back({{"collective", s.collective_names[inst.collective]},
                     {"repetition", inst.repetition},
                     {"algorithm", inst.algorithm->name},
                     {"kind", algorithms::to_string(inst.algorithm->kind)},
@@ -270,7 +272,9 @@ nlohmann::json results(const scenario& s, const plan& p, const fabric& fab,
   for (const auto& [key, value] : p.topo->effective_params()) effective.set(key, value);
   effective.set("job.ranks", std::to_string(p.place->num_ranks()));
   effective.set("job.seed", std::to_string(s.job.seed));
-  effective.set("collective.root", std::to_string(s.root));  // drawn with random_root
+  // Roots drawn with random_root.
+  for (size_t i = 0; i < s.collectives.size(); ++i)
+    effective.set(s.collective_keys[i] + ".root", std::to_string(s.collectives[i].root));
   r["config"] = config_to_json(effective);
   r["topology"] = p.topo->describe();
   r["sim_time_ns"] = ns(sc_core::sc_time_stamp());

@@ -2,6 +2,7 @@
 // runs a rank_program on it (send overhead, MPI matching, one CPU). The NIC under test is
 // terminal 1 of a 4-terminal dragonfly; its injection link ends in a recording sink, and a
 // scripted source plays packets from terminals 0 and 2 into its ejection port.
+#include "algorithms/registry.h"
 #include "algorithms/schedule.h"
 #include "hw/nic/host.h"
 #include "hw/nic/host_nic.h"
@@ -121,6 +122,7 @@ class packet_source final : public sc_core::sc_module, public tlm_net::bw_if {
       p->size_bytes = pl.size;
       p->msg_id = pl.msg_id;
       p->tag = pl.tag;
+      p->collective_id = 1;  // context 0 of the host's program
       p->msg_seq = pl.seq;
       p->msg_bytes = pl.msg_bytes;
       p->buf_offset = pl.offset;
@@ -143,6 +145,8 @@ struct bench_params {
   tlm_net::link_params link;  // 5.25 GiB/s, 10 ns, 64 B flits
   hw::host_params host{300.0, 200.0};
   const algorithms::rank_program* program = nullptr;  // a host for rank 1 when set
+  uint32_t root = 0;   // the broadcast the host's program is part of: its root
+  uint64_t bytes = 0;  // and its buffer
 };
 
 // dragonfly g=2 a=1 p=2 h=1: terminals 0, 1 on router 0 and 2, 3 on router 1; rank i sits
@@ -154,6 +158,7 @@ class bench final : public sc_core::sc_module {
   network::dragonfly_minimal_routing routing{topo};
   network::placement place{topo, network::placement_params{}};
   tlm_net::packet_pool pool;
+  algorithms::program prog;
   hw::collective_progress progress;
   hw::host_nic nic;
   tlm_net::link up;
@@ -173,11 +178,23 @@ class bench final : public sc_core::sc_module {
     up.out.bind(sink.in);
     source.out.bind(nic.in);
     nic.set_client(&log);
-    progress.root = 0;
-    progress.rank_done.assign(place.num_ranks(), sc_core::SC_ZERO_TIME);
-    progress.done.assign(place.num_ranks(), false);
-    if (bp.program)
-      host = std::make_unique<hw::host>("host", 1, *bp.program, bp.host, nic, place, progress);
+    if (bp.program) {
+      // Rank 1's program as context 0 of one broadcast over the four ranks.
+      prog.sched = algorithms::schedule(place.num_ranks());
+      prog.sched.ranks[1] = *bp.program;
+      algorithms::instance_info inst;
+      inst.algorithm = &algorithms::find_algorithm("binomial");
+      inst.ranks = {0, 1, 2, 3};
+      inst.root = bp.root;
+      inst.buffer_bytes = bp.bytes;
+      for (uint32_t r : inst.ranks)
+        inst.own.push_back(r == bp.root ? algorithms::byte_span{0, bp.bytes} : algorithms::byte_span{});
+      inst.contexts = 1;
+      prog.instances.push_back(inst);
+      prog.context_instance = {0};
+      progress.reset(prog);
+      host = std::make_unique<hw::host>("host", 1, prog, bp.host, nic, place, progress);
+    }
     SC_THREAD(run);
   }
   SC_HAS_PROCESS(bench);
@@ -334,8 +351,8 @@ BOOST_AUTO_TEST_CASE(host_send_completes_after_send_overhead) {
   prog.then(make_send(2, 1000, 100, 5));  // to rank 2, after the first send completed
   bench_params bp;
   bp.program = &prog;
+  bp.root = 1;
   bench b("bench", bp);
-  b.progress.root = 1;
   std::vector<uint64_t> done;
   b.script = [&](bench& self) {
     for (uint64_t t : {299999u, 300001u, 599999u, 600001u}) {
@@ -360,8 +377,8 @@ BOOST_AUTO_TEST_CASE(host_send_completes_after_send_overhead) {
   BOOST_TEST(b.sink.got[2].pkt.msg_bytes == 100u);
   BOOST_TEST(b.host->finished());
   BOOST_TEST(b.host->cpu_busy_ps.value == 600000u);
-  BOOST_TEST(b.progress.started);  // the root's first send call, at its start
-  BOOST_TEST((b.progress.first_send == sc_core::SC_ZERO_TIME));
+  BOOST_TEST(b.progress.instances[0].started);  // the root's first send call, at its start
+  BOOST_TEST((b.progress.instances[0].start == sc_core::SC_ZERO_TIME));
 }
 
 BOOST_AUTO_TEST_CASE(host_recv_matches_source_and_tag_in_order) {
@@ -373,8 +390,8 @@ BOOST_AUTO_TEST_CASE(host_recv_matches_source_and_tag_in_order) {
   prog.then(make_recv(2, 600, 50, 1));
   bench_params bp;
   bp.program = &prog;
+  bp.bytes = 650;
   bench b("bench", bp);
-  b.progress.bytes = 650;
   using plan = packet_source::plan;
   b.source.plans = {
       plan{100000, 2, 0, 1, 600, 50, 0, 1, 50},
@@ -399,12 +416,12 @@ BOOST_AUTO_TEST_CASE(host_recv_matches_source_and_tag_in_order) {
   BOOST_TEST(done == (std::vector<uint64_t>{0, 1, 1, 2, 3, 4, 4, 5}),
              boost::test_tools::per_element());
   BOOST_TEST(b.host->finished());
-  BOOST_TEST(b.host->received_bytes() == 650u);
+  BOOST_TEST(b.host->received_bytes(0) == 650u);
   BOOST_TEST(b.host->cpu_busy_ps.value == 5000000u + 4u * 200000u);
   // The rank holds the data when its last byte arrived, not when the receive completed.
-  BOOST_TEST(b.progress.done[1]);
-  BOOST_TEST(b.progress.rank_done[1].value() == 400000u);
-  BOOST_TEST(b.progress.ranks_done == 1u);
+  BOOST_TEST(b.progress.instances[0].done[1]);
+  BOOST_TEST(b.progress.instances[0].rank_done[1].value() == 400000u);
+  BOOST_TEST(b.progress.instances[0].members_done == 2u);  // the root and rank 1
 }
 
 BOOST_AUTO_TEST_CASE(host_cpu_overheads_serialise) {
@@ -454,8 +471,8 @@ std::vector<coverage_sample> sample_coverage(bench& b, const std::vector<uint64_
   b.script = [&got, times_ps](bench& self) {
     for (uint64_t t : times_ps) {
       wait_until(t + 1);
-      got.push_back({self.host->covered_bytes(), self.host->received_bytes(),
-                     static_cast<bool>(self.progress.done[1])});
+      got.push_back({self.host->covered_bytes(0), self.host->received_bytes(0),
+                     static_cast<bool>(self.progress.instances[0].done[1])});
     }
   };
   sc_core::sc_start();
@@ -473,8 +490,8 @@ BOOST_AUTO_TEST_CASE(host_duplicate_bytes_do_not_finish_a_rank_early) {
   prog.then(make_recv(2, 400, 400, 1));
   bench_params bp;
   bp.program = &prog;
+  bp.bytes = 800;
   bench b("bench", bp);
-  b.progress.bytes = 800;
   using plan = packet_source::plan;
   b.source.plans = {
       plan{100000, 0, 0, 1, 0, 400, 0, 1, 400},
@@ -492,8 +509,8 @@ BOOST_AUTO_TEST_CASE(host_duplicate_bytes_do_not_finish_a_rank_early) {
   BOOST_TEST(got[2].covered == 800u);
   BOOST_TEST(got[2].received == 1200u);
   BOOST_TEST(got[2].done);
-  BOOST_TEST(b.progress.rank_done[1].value() == 300000u);
-  BOOST_TEST(b.progress.ranks_done == 1u);
+  BOOST_TEST(b.progress.instances[0].rank_done[1].value() == 300000u);
+  BOOST_TEST(b.progress.instances[0].members_done == 2u);  // the root and rank 1
   BOOST_TEST(b.host->finished());
 }
 
@@ -507,8 +524,8 @@ BOOST_AUTO_TEST_CASE(host_out_of_order_pieces_finish_when_their_union_completes)
   prog.add(make_recv(2, 500, 100, 1), {});
   bench_params bp;
   bp.program = &prog;
+  bp.bytes = 1000;
   bench b("bench", bp);
-  b.progress.bytes = 1000;
   using plan = packet_source::plan;
   b.source.plans = {
       plan{100000, 2, 0, 1, 600, 400, 0, 1, 400},
@@ -529,20 +546,20 @@ BOOST_AUTO_TEST_CASE(host_out_of_order_pieces_finish_when_their_union_completes)
       BOOST_TEST(got[i].done == (i == 3));
     }
   }
-  BOOST_TEST(b.progress.rank_done[1].value() == 400000u);
-  BOOST_TEST(b.progress.ranks_done == 1u);
+  BOOST_TEST(b.progress.instances[0].rank_done[1].value() == 400000u);
+  BOOST_TEST(b.progress.instances[0].members_done == 2u);  // the root and rank 1
 }
 
 BOOST_AUTO_TEST_CASE(host_root_holds_the_buffer_from_the_start) {
   // MPICH's allgather sends blocks back to the root: it counts them as received, but it
-  // held every byte all along and is not a rank that "finishes".
+  // held every byte all along: done from the start, not when a message arrives.
   algorithms::rank_program prog;
   prog.then(make_recv(0, 0, 100, 1));
   bench_params bp;
   bp.program = &prog;
+  bp.root = 1;
+  bp.bytes = 500;
   bench b("bench", bp);
-  b.progress.root = 1;
-  b.progress.bytes = 500;
   b.source.plans = {packet_source::plan{100000, 0, 0, 1, 0, 100, 0, 1, 100}};
   const auto got = sample_coverage(b, {0, 100000});
 
@@ -551,7 +568,8 @@ BOOST_AUTO_TEST_CASE(host_root_holds_the_buffer_from_the_start) {
   BOOST_TEST(got[0].received == 0u);
   BOOST_TEST(got[1].covered == 500u);
   BOOST_TEST(got[1].received == 100u);
-  BOOST_TEST(!got[1].done);
-  BOOST_TEST(b.progress.ranks_done == 0u);
+  BOOST_TEST(got[0].done);
+  BOOST_TEST((b.progress.instances[0].rank_done[1] == sc_core::SC_ZERO_TIME));
+  BOOST_TEST(b.progress.instances[0].members_done == 1u);  // the root alone
   BOOST_TEST(b.host->finished());
 }

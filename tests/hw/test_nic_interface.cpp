@@ -91,11 +91,11 @@ class loopback_nic final : public hw::nic, public tlm_net::fw_if, public tlm_net
 BOOST_AUTO_TEST_CASE(hosts_run_a_broadcast_over_another_nic) {
   const network::dragonfly topo(network::dragonfly_params{2, 1, 1, 1});  // two terminals
   const network::placement place(topo, network::placement_params{});
-  const algorithms::schedule sched = algorithms::binomial_bcast(2, 0, 4096);
+  algorithms::collective_spec bcast;
+  bcast.bytes = 4096;
+  const algorithms::program prog = algorithms::make_program({bcast}, topo, place, {"collective"});
   hw::collective_progress progress;
-  progress.bytes = 4096;
-  progress.rank_done.assign(2, sc_core::SC_ZERO_TIME);
-  progress.done.assign(2, false);
+  progress.reset(prog);
 
   const sc_core::sc_time delay(1, sc_core::SC_US);
   loopback_nic a("nic_0", 0, delay), b("nic_1", 1, delay);
@@ -107,16 +107,16 @@ BOOST_AUTO_TEST_CASE(hosts_run_a_broadcast_over_another_nic) {
     unconnected.out.bind(n->in);
   }
   hw::host_params hp;  // 300 ns per send and receive call
-  hw::host root("host_0", 0, sched.ranks[0], hp, a, place, progress);
-  hw::host leaf("host_1", 1, sched.ranks[1], hp, b, place, progress);
+  hw::host root("host_0", 0, prog, hp, a, place, progress);
+  hw::host leaf("host_1", 1, prog, hp, b, place, progress);
   sc_core::sc_start();
 
   BOOST_TEST(root.finished());
   BOOST_TEST(leaf.finished());
-  BOOST_TEST(leaf.covered_bytes() == 4096u);
+  BOOST_TEST(leaf.covered_bytes(0) == 4096u);
   BOOST_TEST(a.messages_sent.value == 1u);
   BOOST_TEST(b.messages_received.value == 1u);
   // The leaf holds the data when its message arrives: the send call's 300 ns, then the
   // loopback's 1 us (the receive call's 300 ns come after).
-  BOOST_TEST(progress.rank_done[1].value() == 1'300'000u);
+  BOOST_TEST(progress.instances[0].rank_done[1].value() == 1'300'000u);
 }

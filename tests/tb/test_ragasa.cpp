@@ -344,7 +344,7 @@ BOOST_AUTO_TEST_CASE(ragasa_follows_the_tree_and_its_counters_add_up) {
       BOOST_TEST(x.r["packets"]["delivered"].get<uint64_t>() == (x.ranks - 1) * x.pk);
       BOOST_TEST(x.r["collective"]["completion_ns"].get<double>() > 0.0);
 
-      check_tree_traversals(x, algorithms::count_minimal_links(p.sched, *p.topo, *p.place));
+      check_tree_traversals(x, algorithms::count_minimal_links(p.prog.sched, *p.topo, *p.place));
       check_setup_and_units(x);
     }
   }

@@ -55,11 +55,8 @@ uint64_t run_checked(const config& cfg,
   tb::scenario s = tb::make_scenario(cfg);
   tb::plan p = tb::make_plan(s);
   hw::collective_progress progress;
-  progress.bytes = s.bytes;
-  progress.root = s.root;
-  progress.rank_done.assign(p.place->num_ranks(), sc_core::SC_ZERO_TIME);
-  progress.done.assign(p.place->num_ranks(), false);
-  tb::fabric fab("fabric", s, *p.topo, *p.routing, *p.place, p.sched, progress);
+  progress.reset(p.prog);
+  tb::fabric fab("fabric", s, *p.topo, *p.routing, *p.place, p.prog, progress);
   std::vector<std::unique_ptr<packet_check>> checks;
   for (auto& g : fab.generators) {
     checks.push_back(std::make_unique<packet_check>(
