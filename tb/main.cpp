@@ -69,6 +69,47 @@ void print_traffic_rows(const nlohmann::json& t, Row row) {
                          << " packets, created to delivered)\n";
 }
 
+// "binomial broadcast of 16384 B from rank 3 to 72 ranks", "allgather-ring allgather of
+// 1024 B per rank among 72 ranks", "binomial broadcast of 512 B from every rank to 36 ranks".
+std::string describe_collective(const nlohmann::json& e) {
+  std::ostringstream os;
+  os << e["algorithm"].get<std::string>();
+  if (e["kind"] == "allgather") {
+    os << " allgather of " << e["bytes"] << " B per rank among " << e["ranks"] << " ranks";
+  } else if (e["root"] == "all") {
+    os << " broadcast of " << e["bytes"] << " B from every rank to " << e["ranks"] << " ranks";
+  } else {
+    os << " broadcast of " << e["bytes"] << " B from rank " << e["root"] << " to " << e["ranks"]
+       << " ranks";
+  }
+  return os.str();
+}
+
+// One row per collective of the list: what it is, and its completion over its repetitions.
+template <class Row>
+void print_collective_rows(const nlohmann::json& list, const Row& row) {
+  for (size_t i = 0; i < list.size();) {
+    const std::string name = list[i]["collective"].get<std::string>();
+    double lo = 0, hi = 0, sum = 0;
+    size_t n = 0;
+    for (size_t j = i; j < list.size() && list[j]["collective"] == name; ++j, ++n) {
+      const double c = list[j]["completion_ns"].get<double>();
+      lo = n == 0 ? c : std::min(lo, c);
+      hi = std::max(hi, c);
+      sum += c;
+    }
+    row(name.c_str()) << describe_collective(list[i]);
+    if (n == 1) {
+      std::cout << ": " << human_time(hi) << "\n";
+    } else {
+      std::cout << ", " << n << " times: " << human_time(lo) << " / "
+                << human_time(sum / static_cast<double>(n)) << " / " << human_time(hi)
+                << " (min / mean / max)\n";
+    }
+    i += n;
+  }
+}
+
 void print_table(const nlohmann::json& r, const std::string& path) {
   const auto& c = r["collective"];
   const auto& p = r["packets"];
@@ -76,9 +117,12 @@ void print_table(const nlohmann::json& r, const std::string& path) {
   const auto& perf = r["perf"];
   std::cout << std::fixed << std::setprecision(2);
   const bool collective = c["algorithm"] != "none";
-  if (collective) {
-    std::cout << c["algorithm"].get<std::string>() << " broadcast of " << c["bytes"]
-              << " B from rank " << c["root"] << " to " << c["ranks"] << " ranks on "
+  const auto& list = r.contains("collectives") ? r["collectives"] : nlohmann::json::array();
+  if (collective && list.size() == 1) {
+    std::cout << describe_collective(list[0]) << " on " << r["topology"].get<std::string>()
+              << "\n";
+  } else if (collective) {
+    std::cout << list.size() << " collectives (collective x repetition) on "
               << r["topology"].get<std::string>() << "\n";
   } else {
     std::cout << r["traffic"]["kind"].get<std::string>() << " traffic at offered load "
@@ -88,9 +132,11 @@ void print_table(const nlohmann::json& r, const std::string& path) {
   auto row = [](const char* name) -> std::ostream& {
     return std::cout << "  " << std::left << std::setw(22) << name;
   };
+  if (collective && list.size() > 1) print_collective_rows(list, row);
   if (collective) {
     row("completion") << human_time(c["completion_ns"].get<double>())
-                      << " (last rank; rank average "
+                      << (list.size() > 1 ? " (first start to last completion; rank average "
+                                          : " (last rank; rank average ")
                       << human_time(c["rank_completion_ns_avg"].get<double>()) << ")\n";
   }
   if (r.contains("traffic")) print_traffic_rows(r["traffic"], row);
