@@ -66,6 +66,14 @@ schedule make_part(const algorithm_info& algo, const network::topology& topo,
   return s;
 }
 
+void check_ops(uint64_t ops, const std::string& key) {
+  if (ops <= max_program_ops) return;
+  throw program_error(key + ".repeat", "the collectives make more than " +
+                                           std::to_string(max_program_ops) +
+                                           " operations; allowed: fewer repetitions, ranks or "
+                                           "roots");
+}
+
 built build(const collective_spec& spec, const network::topology& topo,
             const network::placement& place, const std::string& key) {
   built b;
@@ -91,13 +99,16 @@ built build(const collective_spec& spec, const network::topology& topo,
     for (uint32_t r = 0; r < m; ++r) {
       component c;
       c.sched = make_part(*b.algo, topo, sub, r, spec.bytes, key, b.messages);
+      // Refused before the other roots' schedules are built, not after.
+      if (r == 0) check_ops(c.sched.total_ops() * m * spec.repeat, key);
       c.shift = spec.bytes * r;
       b.own.push_back(byte_span{c.shift, c.shift + spec.bytes});
       b.parts.push_back(std::move(c));
     }
   } else {
     if (spec.root >= m) {
-      const char* of = spec.ranks.empty() ? " is not a rank of the job" : " is not a rank of the communicator";
+      const char* of =
+          spec.ranks.empty() ? " is not a rank of the job" : " is not a rank of the communicator";
       throw program_error(key + ".root", key + ".root = " + std::to_string(spec.root) + of +
                                              "; allowed: 0 .. " + std::to_string(m - 1));
     }
@@ -131,8 +142,8 @@ class composer {
       if (entry.size() > 1) entry = {prog.add(make_join(), entry)};
       std::vector<uint32_t> sinks;
       uint32_t context = m_context;
-      for (const component& c : b.parts) append(prog, c, static_cast<uint32_t>(j), b.members,
-                                               context++, entry, sinks);
+      for (const component& c : b.parts)
+        append(prog, c, static_cast<uint32_t>(j), b.members, context++, entry, sinks);
       if (spec.compute_ns > 0 && spec.mode == host_mode::overlap) {
         sinks.push_back(prog.add(make_compute(spec.compute_ns), entry));
       }
@@ -202,12 +213,9 @@ program make_program(const std::vector<collective_spec>& specs, const network::t
     const std::string& key = key_prefixes[i];
     const built b = build(spec, topo, place, key);
     for (const component& c : b.parts) total_ops += c.sched.total_ops() * spec.repeat;
-    if (total_ops > max_program_ops) {
-      throw program_error(key + ".repeat", "the collectives make more than " +
-                                               std::to_string(max_program_ops) +
-                                               " operations; allowed: fewer repetitions, "
-                                               "ranks or roots");
-    }
+    // One component once is the schedule a run always had (sized by the job, as the memory
+    // estimate counts it); the cap bounds what repetitions, roots and lists multiply.
+    if (specs.size() > 1 || spec.repeat > 1 || b.parts.size() > 1) check_ops(total_ops, key);
     std::vector<int64_t> wait_for(n, -1);
     if (spec.after >= 0) wait_for = done_of[static_cast<size_t>(spec.after)];
     for (uint32_t k = 0; k < spec.repeat; ++k) {
@@ -217,7 +225,8 @@ program make_program(const std::vector<collective_spec>& specs, const network::t
       inst.algorithm = b.algo;
       inst.ranks = b.members;
       inst.all_roots = spec.all_roots || b.algo->kind == collective_kind::allgather;
-      inst.root = b.members.empty() ? 0 : b.members[std::min<size_t>(spec.root, b.members.size() - 1)];
+      inst.root =
+          b.members.empty() ? 0 : b.members[std::min<size_t>(spec.root, b.members.size() - 1)];
       inst.buffer_bytes = b.buffer_bytes;
       inst.own = b.own;
       inst.contract = b.algo->contract;

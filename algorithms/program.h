@@ -55,11 +55,11 @@ struct instance_info {
   const algorithm_info* algorithm = nullptr;
   std::vector<uint32_t> ranks;  // job ranks, communicator order
   bool all_roots = false;
-  uint32_t root = 0;        // job rank; a broadcast with one root
-  uint64_t buffer_bytes = 0;  // what every member holds at the end
+  uint32_t root = 0;           // job rank; a broadcast with one root
+  uint64_t buffer_bytes = 0;   // what every member holds at the end
   std::vector<byte_span> own;  // [member]: held before
   delivery contract = delivery::exactly_once;
-  uint64_t messages = 0;  // matched send/recv pairs
+  uint64_t messages = 0;       // matched send/recv pairs
   uint32_t first_context = 0;  // its components' contexts: [first, first + contexts)
   uint32_t contexts = 0;
 };
@@ -71,8 +71,9 @@ struct program {
   uint64_t messages = 0;
 };
 
-// Most operations a program may hold (about 80 bytes each): repetitions multiply them.
-inline constexpr uint64_t max_program_ops = uint64_t{1} << 26;
+// Most operations a program of several components may hold (about 90 bytes each: 1.5 GiB):
+// repetitions, roots and lists multiply them.
+inline constexpr uint64_t max_program_ops = uint64_t{1} << 24;
 
 struct program_error : std::invalid_argument {
   program_error(std::string key, const std::string& what)
@@ -85,7 +86,6 @@ struct program_error : std::invalid_argument {
 // (bad rank, root outside the communicator, an algorithm refusing the communicator), and
 // std::logic_error naming the algorithm when a component fails verification.
 program make_program(const std::vector<collective_spec>& specs, const network::topology& topo,
-                     const network::placement& place,
-                     const std::vector<std::string>& key_prefixes);
+                     const network::placement& place, const std::vector<std::string>& key_prefixes);
 
 }  // namespace bcastsim::algorithms

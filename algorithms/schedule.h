@@ -18,10 +18,10 @@ const char* to_string(op_kind k);
 
 struct op {
   op_kind kind = op_kind::compute;
-  uint32_t peer = 0;        // destination rank (send), source rank (recv), self (offload)
-  uint64_t offset = 0;      // first byte of the collective buffer carried (send/recv)
-  uint64_t bytes = 0;       // bytes carried (send/recv)
-  uint32_t tag = 0;         // MPI-like tag; matched with peer and context, in order
+  uint32_t peer = 0;    // destination rank (send), source rank (recv), self (offload)
+  uint64_t offset = 0;  // first byte of the collective buffer carried (send/recv)
+  uint64_t bytes = 0;   // bytes carried (send/recv)
+  uint32_t tag = 0;     // MPI-like tag; matched with peer and context, in order
   // The matching space (an MPI communicator's context id): sends and receives match only
   // within one context, so collectives in flight together never take each other's
   // messages. One algorithm's schedule uses context 0; a run's program numbers them

@@ -172,8 +172,8 @@ bool simulator::validate() {
     const auto& ops = m_s.ranks[rank].ops;
     for (uint32_t i = 0; i < ops.size(); ++i) {
       const op& o = ops[i];
-      const bool local = o.kind == op_kind::compute || o.kind == op_kind::join ||
-                         o.kind == op_kind::wait_until;
+      const bool local =
+          o.kind == op_kind::compute || o.kind == op_kind::join || o.kind == op_kind::wait_until;
       if (!local && o.peer >= m_s.num_ranks) {
         m_errors.add("rank " + std::to_string(rank) + " op " + std::to_string(i) + " (" +
                      describe(o) + "): peer is not below num_ranks " +

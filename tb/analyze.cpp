@@ -102,8 +102,8 @@ class link_model {
   };
   struct channel_hash {
     size_t operator()(const channel_key& k) const {
-      uint64_t h =
-          (uint64_t{k.src} << 32 | k.dst) ^ ((uint64_t{k.context} << 32 | k.tag) * 0x9e3779b97f4a7c15ull);
+      uint64_t h = (uint64_t{k.src} << 32 | k.dst) ^
+                   ((uint64_t{k.context} << 32 | k.tag) * 0x9e3779b97f4a7c15ull);
       h ^= h >> 31;
       h *= 0xbf58476d1ce4e5b9ull;
       return static_cast<size_t>(h ^ (h >> 29));
@@ -339,7 +339,8 @@ nlohmann::json analyze_scenario(const config& cfg) {
   const plan p = make_plan(s);
   const offload_family* family = family_of_algorithm(s.algorithm);
   // What `run` refuses when it builds the family's hardware, analyze refuses alike.
-  if (family && family->check_hardware) family->check_hardware(s, *p.topo, *p.place, p.prog.sched.root);
+  if (family && family->check_hardware)
+    family->check_hardware(s, *p.topo, *p.place, p.prog.sched.root);
   const totals t = link_model(p, family, s.nic.packet_bytes, s.nic.seed).run();
 
   nlohmann::json r;
@@ -351,9 +352,13 @@ nlohmann::json analyze_scenario(const config& cfg) {
   effective.set("job.seed", std::to_string(s.job.seed));
   r["config"] = config_to_json(effective);
   r["topology"] = p.topo->describe();
-  r["collective"] = {{"algorithm", s.algorithm}, {"ranks", p.place->num_ranks()},
-                     {"root", s.root},           {"bytes", s.bytes},
-                     {"messages", p.prog.messages}, {"makespan_links", t.makespan}};
+  r["collective"] = {{"algorithm", s.algorithm},
+                     {"ranks", p.place->num_ranks()},
+                     {"root", s.root},
+                     {"bytes", s.bytes},
+                     {"messages", p.prog.messages},
+                     {"makespan_links", t.makespan},
+                     {"collectives", p.prog.instances.size()}};
   for (network::link_class k = 0; k < p.topo->num_link_classes(); ++k) {
     r["traversals"][p.topo->class_name(k)] = {{"packets", t.packets[k]},
                                               {"messages", t.messages[k]}};

@@ -82,8 +82,8 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   hosts.reserve(num_hosts);
   for (uint32_t rank = 0; rank < num_hosts; ++rank) {
     const network::terminal_id t = place.terminal_of(rank);
-    hosts.push_back(std::make_unique<hw::host>(("host_" + std::to_string(rank)).c_str(), rank,
-                                               prog, s.host, *nics[t], place, progress));
+    hosts.push_back(std::make_unique<hw::host>(("host_" + std::to_string(rank)).c_str(), rank, prog,
+                                               s.host, *nics[t], place, progress));
   }
   for (auto& o : offloads) o->attach(*this);
   if (s.traffic.kind != "none") make_traffic(s, topo, place, progress);

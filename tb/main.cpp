@@ -119,8 +119,7 @@ void print_table(const nlohmann::json& r, const std::string& path) {
   const bool collective = c["algorithm"] != "none";
   const auto& list = r.contains("collectives") ? r["collectives"] : nlohmann::json::array();
   if (collective && list.size() == 1) {
-    std::cout << describe_collective(list[0]) << " on " << r["topology"].get<std::string>()
-              << "\n";
+    std::cout << describe_collective(list[0]) << " on " << r["topology"].get<std::string>() << "\n";
   } else if (collective) {
     std::cout << list.size() << " collectives (collective x repetition) on "
               << r["topology"].get<std::string>() << "\n";
@@ -170,9 +169,13 @@ void print_analyze_table(const nlohmann::json& r, const std::string& path) {
   const auto& c = r["collective"];
   const auto& t = r["traversals"];
   std::cout << std::fixed << std::setprecision(2);
-  std::cout << c["algorithm"].get<std::string>() << " broadcast of " << c["bytes"]
-            << " B from rank " << c["root"] << " to " << c["ranks"] << " ranks on "
-            << r["topology"].get<std::string>() << " (link model, no simulation)\n";
+  if (c["collectives"] != 1) {
+    std::cout << c["collectives"] << " collectives (collective x repetition)";
+  } else {
+    std::cout << c["algorithm"].get<std::string>() << " broadcast of " << c["bytes"]
+              << " B from rank " << c["root"] << " to " << c["ranks"] << " ranks";
+  }
+  std::cout << " on " << r["topology"].get<std::string>() << " (link model, no simulation)\n";
   auto row = [](const char* name) -> std::ostream& {
     return std::cout << "  " << std::left << std::setw(22) << name;
   };

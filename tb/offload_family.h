@@ -9,8 +9,8 @@
 // watchdog, the sweep or the CLI changes for it.
 #pragma once
 
-#include "algorithms/ragasa_tree.h"
 #include "algorithms/program.h"
+#include "algorithms/ragasa_tree.h"
 #include "hw/nic/nic.h"
 #include "hw/router/router.h"
 #include "network/params.h"

@@ -60,14 +60,13 @@ void check_packets_per_message(const scenario& s, const algorithms::program& pro
     const uint64_t packets = (inst.buffer_bytes + s.nic.packet_bytes - 1) / s.nic.packet_bytes;
     if (packets <= max_packets) continue;
     const std::string key = s.collective_keys[inst.collective] + ".bytes";
-    throw config_error(key, key + " = " + std::to_string(s.collectives[inst.collective].bytes) +
-                                " makes a buffer of " + std::to_string(packets) +
-                                " packets of network.packet_bytes = " +
-                                std::to_string(s.nic.packet_bytes) + "; allowed: at most " +
-                                std::to_string(max_packets) +
-                                " packets per message (a buffer up to " +
-                                std::to_string(max_packets * s.nic.packet_bytes) +
-                                " bytes with this packet size)");
+    throw config_error(
+        key,
+        key + " = " + std::to_string(s.collectives[inst.collective].bytes) + " makes a buffer of " +
+            std::to_string(packets) + " packets of network.packet_bytes = " +
+            std::to_string(s.nic.packet_bytes) + "; allowed: at most " +
+            std::to_string(max_packets) + " packets per message (a buffer up to " +
+            std::to_string(max_packets * s.nic.packet_bytes) + " bytes with this packet size)");
   }
 }
 

@@ -5,9 +5,9 @@
 
 #include "algorithms/program.h"
 #include "algorithms/verify.h"
-#include "network/topology.h"
 #include "network/placement.h"
 #include "network/routing.h"
+#include "network/topology.h"
 #include "tb/config.h"
 
 #include <cstdint>

@@ -142,7 +142,8 @@ nlohmann::json config_to_json(const config& cfg) {
     return nlohmann::json::json_pointer("/" + p);
   };
   nlohmann::json j = nlohmann::json::object();
-  for (const key_info* k : keys_of_kind(cfg.kind())) j[pointer(k->key)] = json_value(*k, cfg.text(k->key));
+  for (const key_info* k : keys_of_kind(cfg.kind()))
+    j[pointer(k->key)] = json_value(*k, cfg.text(k->key));
   // collectives.N.X in index order: /collectives/N/X makes an array.
   for (const std::string& key : collective_entry_keys(cfg))
     j[pointer(key)] = json_value(*find_key(key, cfg.kind()), cfg.text(key));

@@ -68,8 +68,8 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
   bool nics_idle = true;
   for (const auto& n : fab.nics) nics_idle = nics_idle && n->idle();
 
-  if (hosts_done && nics_idle && offloads_idle && buffered == 0 &&
-      injected == delivered && fab.pool.in_use() == 0) {
+  if (hosts_done && nics_idle && offloads_idle && buffered == 0 && injected == delivered &&
+      fab.pool.in_use() == 0) {
     // Credits are conserved: every byte spent at an output is home or on its way back.
     for (const auto& r : fab.routers) {
       for (uint32_t port = 0; port < r->radix(); ++port) {
@@ -90,8 +90,7 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
         const std::string which = prog.instances.size() == 1
                                       ? std::string()
                                       : " of " + s.collective_keys[inst.collective] +
-                                            " (repetition " + std::to_string(inst.repetition) +
-                                            ")";
+                                            " (repetition " + std::to_string(inst.repetition) + ")";
         if (h.covered_bytes(k) != inst.buffer_bytes) {
           os << "broken invariant: rank " << rank << " holds " << h.covered_bytes(k)
              << " distinct bytes" << which << ", expected " << inst.buffer_bytes;
@@ -99,8 +98,8 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
         }
         const uint64_t want = inst.buffer_bytes - inst.own[h.member_of(k)].size();
         if (inst.contract == algorithms::delivery::exactly_once && h.received_bytes(k) != want) {
-          os << "broken invariant: rank " << rank << " received " << h.received_bytes(k)
-             << " bytes" << which << ", expected " << want << " (each byte exactly once)";
+          os << "broken invariant: rank " << rank << " received " << h.received_bytes(k) << " bytes"
+             << which << ", expected " << want << " (each byte exactly once)";
           return os.str();
         }
       }

@@ -106,8 +106,8 @@ std::vector<host::channel> host::channels_of(const algorithms::rank_program& pro
 }
 
 uint32_t host::next_seq(std::vector<channel>& channels, const algorithms::op& o) {
-  auto it = std::lower_bound(channels.begin(), channels.end(),
-                             channel{o.peer, o.context, o.tag, 0}, channel_before);
+  auto it = std::lower_bound(channels.begin(), channels.end(), channel{o.peer, o.context, o.tag, 0},
+                             channel_before);
   return it->next_seq++;  // every (peer, context, tag) of the program has its channel
 }
 

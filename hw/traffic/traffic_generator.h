@@ -54,8 +54,8 @@ class traffic_generator final : public sc_core::sc_module, public nic_client {
                     std::function<bool()> stop_when = {});
   SC_HAS_PROCESS(traffic_generator);
 
-  void on_message(network::terminal_id src, uint32_t collective_id, uint32_t tag, uint64_t buf_offset, uint64_t bytes,
-                  uint32_t seq) override;
+  void on_message(network::terminal_id src, uint32_t collective_id, uint32_t tag,
+                  uint64_t buf_offset, uint64_t bytes, uint32_t seq) override;
   void on_packet(const tlm_net::packet& p) override;
 
   network::terminal_id terminal() const { return m_terminal; }

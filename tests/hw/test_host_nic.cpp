@@ -188,7 +188,8 @@ class bench final : public sc_core::sc_module {
       inst.root = bp.root;
       inst.buffer_bytes = bp.bytes;
       for (uint32_t r : inst.ranks)
-        inst.own.push_back(r == bp.root ? algorithms::byte_span{0, bp.bytes} : algorithms::byte_span{});
+        inst.own.push_back(r == bp.root ? algorithms::byte_span{0, bp.bytes}
+                                        : algorithms::byte_span{});
       inst.contexts = 1;
       prog.instances.push_back(inst);
       prog.context_instance = {0};

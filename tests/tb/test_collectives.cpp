@@ -3,8 +3,8 @@
 // whole buffer and, under an exactly-once contract, received each byte it lacked once
 // (tb/watchdog.cpp); a mixed-up match records an error and fails the run (exit 1 here: an
 // exception). These cases add what the results must say.
-#include "tb/simulation.h"
 #include "cli_runner.h"
+#include "tb/simulation.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -21,7 +21,9 @@ using nlohmann::json;
 
 namespace {
 
-config from_yaml(const std::string& text) { return config::from_yaml_text(text, "test"); }
+config from_yaml(const std::string& text) {
+  return config::from_yaml_text(text, "test");
+}
 
 // The instances of collective `name`, in repetition order.
 std::vector<json> instances_of(const json& r, const std::string& name) {
@@ -132,15 +134,16 @@ BOOST_AUTO_TEST_CASE(computation_beside_a_host_based_broadcast_delays_its_steps)
   // one CPU serialises them with the computation (hw/nic/host.h): beside computation its
   // steps wait, as MPI's without an asynchronous progress thread do.
   json r[3];
-  const char* sets[] = {"--set collective.repeat=4 --set collective.compute_ns=20000 "
-                        "--set collective.mode=blocking",
-                        "--set collective.repeat=4 --set collective.compute_ns=20000 "
-                        "--set collective.mode=overlap",
-                        ""};
+  const char* sets[] = {
+      "--set collective.repeat=4 --set collective.compute_ns=20000 "
+      "--set collective.mode=blocking",
+      "--set collective.repeat=4 --set collective.compute_ns=20000 "
+      "--set collective.mode=overlap",
+      ""};
   for (int i = 0; i < 3; ++i) {
     const std::string out = fresh_dir();
-    const outcome o = run_cli(std::string("run -q --set collective.bytes=64KiB ") + sets[i] +
-                              " --out " + out);
+    const outcome o =
+        run_cli(std::string("run -q --set collective.bytes=64KiB ") + sets[i] + " --out " + out);
     BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
     std::ifstream in(out + "/result.json");
     r[i] = json::parse(in);
@@ -161,4 +164,20 @@ BOOST_AUTO_TEST_CASE(computation_beside_a_host_based_broadcast_delays_its_steps)
     BOOST_TEST(overlap[k]["start_ns"].get<double>() >=
                overlap[k - 1]["start_ns"].get<double>() + 20000.0);
   }
+}
+
+BOOST_AUTO_TEST_CASE(offloaded_broadcasts_beside_others_are_refused_naming_the_key) {
+  const outcome roots =
+      run_cli("run -q --set collective.algorithm=ragasa --set collective.roots=all");
+  BOOST_TEST(roots.code == 2, roots.output);
+  BOOST_TEST(bcastsim::test::contains(roots.output, "collective.algorithm = ragasa runs only"),
+             roots.output);
+  const std::string dir = fresh_dir();
+  {
+    std::ofstream f(dir + "/s.yaml");
+    f << "collectives:\n  - {algorithm: binomial}\n  - {algorithm: ragasa}\n";
+  }
+  const outcome list = run_cli("run -q " + dir + "/s.yaml --out " + dir);
+  BOOST_TEST(list.code == 2, list.output);
+  BOOST_TEST(bcastsim::test::contains(list.output, "collectives.1.algorithm"), list.output);
 }

@@ -31,8 +31,8 @@ class packet_check final : public hw::nic_client {
  public:
   packet_check(hw::traffic_generator& gen, std::function<bool(const tlm_net::packet&)> ok)
       : m_gen(gen), m_ok(std::move(ok)) {}
-  void on_message(network::terminal_id src, uint32_t collective_id, uint32_t tag,
-                  uint64_t offset, uint64_t bytes, uint32_t seq) override {
+  void on_message(network::terminal_id src, uint32_t collective_id, uint32_t tag, uint64_t offset,
+                  uint64_t bytes, uint32_t seq) override {
     m_gen.on_message(src, collective_id, tag, offset, bytes, seq);
   }
   void on_packet(const tlm_net::packet& p) override {
