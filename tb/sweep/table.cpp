@@ -24,6 +24,10 @@ const std::vector<std::string> run_columns = {"collective.completion_ns",
 const std::vector<std::string> traffic_columns = {
     "traffic.offered_load", "traffic.accepted_load", "traffic.latency_ns.avg",
     "traffic.latency_ns.p99", "traffic.dropped_at_source"};
+// Added when some point holds several collectives (or repetitions): the spread over them.
+const std::vector<std::string> several_columns = {
+    "collective.collectives", "collective.completion_ns_min", "collective.completion_ns_mean",
+    "collective.completion_ns_max", "collective.rank_completion_ns_avg"};
 const std::vector<std::string> analyze_columns = {"collective.makespan_links",
                                                   "collective.messages", "hops_avg", "TRAVERSALS"};
 
@@ -133,6 +137,11 @@ std::vector<std::string> result_columns(const study& s,
     if (any_has(f.name)) add(cols, f.sweep_columns);
   }
   if (any_has("traffic")) add(cols, traffic_columns);
+  const bool several = std::any_of(docs.begin(), docs.end(), [](const nlohmann::json& d) {
+    const nlohmann::json* n = dig(d, "collective.collectives");
+    return n && n->is_number() && n->get<double>() > 1;
+  });
+  if (s.command == "run" && several) add(cols, several_columns);
   for (const std::string& c : s.columns) {
     if (deterministic_column(c)) add(cols, {c});
   }
@@ -153,7 +162,8 @@ bool possible_column(const study& s, const std::string& name) {
   for (const offload_family& f : offload_families()) {
     if (among(f.sweep_columns, name)) return true;
   }
-  if (s.command == "run" && among(traffic_columns, name)) return true;
+  if (s.command == "run" && (among(traffic_columns, name) || among(several_columns, name)))
+    return true;
   // A graph topology brings its own link classes: traversals.<class>.messages|packets.
   const size_t last = name.rfind('.');
   return name.rfind("traversals.", 0) == 0 && last > 11 &&

@@ -374,3 +374,32 @@ BOOST_AUTO_TEST_CASE(the_example_study_runs_and_draws_valid_pngs) {
     check_png(dir + "/out/plots/" + plot["file"].get<std::string>());
   }
 }
+
+BOOST_AUTO_TEST_CASE(points_with_several_collectives_get_their_spread_as_columns) {
+  const std::string dir = fresh_dir();
+  const std::string study =
+      write_study(dir,
+                  "name: several\n"
+                  "set: {collective.bytes: 2048, collective.compute_ns: 1000}\n"
+                  "cross:\n"
+                  "  collective.repeat: [1, 3]\n");
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + dir + "/out");
+  BOOST_TEST_INFO(o.output);
+  BOOST_REQUIRE_EQUAL(o.code, 0);
+  const auto csv = read_csv(dir + "/out/results.csv");
+  BOOST_REQUIRE_EQUAL(csv.size(), 3u);
+  const size_t repeat = column(csv, "collective.repeat");
+  const size_t count = column(csv, "collective.collectives");
+  const size_t lo = column(csv, "collective.completion_ns_min");
+  const size_t hi = column(csv, "collective.completion_ns_max");
+  for (size_t row = 1; row < 3; ++row) {
+    BOOST_CHECK_EQUAL(csv[row][count], csv[row][repeat]);
+    BOOST_CHECK_LE(std::stod(csv[row][lo]), std::stod(csv[row][hi]));
+  }
+  // A study of single collectives keeps today's columns.
+  const std::string single =
+      write_study(dir, "name: single\ncross: {collective.bytes: [1024, 2048]}\n");
+  BOOST_REQUIRE_EQUAL(run_cli("sweep " + single + " --out " + dir + "/one").code, 0);
+  const auto one = read_csv(dir + "/one/results.csv");
+  BOOST_CHECK(std::find(one[0].begin(), one[0].end(), "collective.collectives") == one[0].end());
+}
