@@ -21,8 +21,16 @@ struct built {
   std::vector<component> parts;
   uint64_t buffer_bytes = 0;
   std::vector<byte_span> own;  // [member]
+  std::vector<bool> receives;  // [member]
   uint64_t messages = 0;
 };
+
+// An algorithm's message names collective.algorithm; a list entry's key is its own.
+std::string rekeyed(const std::string& what, const std::string& key) {
+  const std::string plain = "collective.algorithm";
+  if (key == "collective" || what.rfind(plain, 0) != 0) return what;
+  return key + ".algorithm" + what.substr(plain.size());
+}
 
 std::vector<uint32_t> members_of(const collective_spec& spec, uint32_t job_ranks,
                                  const std::string& key) {
@@ -54,7 +62,7 @@ schedule make_part(const algorithm_info& algo, const network::topology& topo,
   try {
     s = algo.make(req);
   } catch (const std::invalid_argument& e) {
-    throw program_error(key + ".algorithm", e.what());  // e.g. needs a power-of-two count
+    throw program_error(key + ".algorithm", rekeyed(e.what(), key));  // e.g. a power of two
   }
   const verify_result v = verify_schedule(s, algo.contract);
   if (!v.ok) {
@@ -68,8 +76,8 @@ schedule make_part(const algorithm_info& algo, const network::topology& topo,
 
 void check_ops(uint64_t ops, const std::string& key) {
   if (ops <= max_program_ops) return;
-  throw program_error(key + ".repeat", "the collectives make more than " +
-                                           std::to_string(max_program_ops) +
+  throw program_error(key + ".repeat", key + ".repeat: the collectives up to " + key +
+                                           " make more than " + std::to_string(max_program_ops) +
                                            " operations; allowed: fewer repetitions, ranks or "
                                            "roots");
 }
@@ -80,7 +88,7 @@ built build(const collective_spec& spec, const network::topology& topo,
   try {
     b.algo = &find_algorithm(spec.algorithm);
   } catch (const std::invalid_argument& e) {
-    throw program_error(key + ".algorithm", e.what());
+    throw program_error(key + ".algorithm", rekeyed(e.what(), key));
   }
   b.members = members_of(spec, place.num_ranks(), key);
   const auto m = static_cast<uint32_t>(b.members.size());
@@ -117,6 +125,14 @@ built build(const collective_spec& spec, const network::topology& topo,
     b.buffer_bytes = spec.bytes;
     for (uint32_t r = 0; r < m; ++r) b.own.push_back(c.sched.held_before(r));
     b.parts.push_back(std::move(c));
+  }
+  b.receives.assign(m, false);
+  for (const component& c : b.parts) {
+    for (uint32_t j = 0; j < m; ++j) {
+      for (const op& o : c.sched.ranks[j].ops) {
+        if (o.kind == op_kind::recv) b.receives[j] = true;
+      }
+    }
   }
   return b;
 }
@@ -229,6 +245,7 @@ program make_program(const std::vector<collective_spec>& specs, const network::t
           b.members.empty() ? 0 : b.members[std::min<size_t>(spec.root, b.members.size() - 1)];
       inst.buffer_bytes = b.buffer_bytes;
       inst.own = b.own;
+      inst.receives = b.receives;
       inst.contract = b.algo->contract;
       inst.messages = b.messages;
       inst.first_context = comp.next_context();

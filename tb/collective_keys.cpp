@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <optional>
 #include <set>
 #include <utility>
@@ -152,7 +153,8 @@ std::optional<uint32_t> rank_of(const std::string& s) {
 
 }  // namespace
 
-std::vector<uint32_t> parse_ranks(const std::string& key, const std::string& text) {
+std::vector<uint32_t> parse_ranks(const std::string& key, const std::string& text,
+                                  uint32_t job_size) {
   if (text == "all") return {};
   const std::string shown = text.size() > 60 ? text.substr(0, 60) + "..." : text;
   auto fail = [&](const std::string& why) {
@@ -172,6 +174,11 @@ std::vector<uint32_t> parse_ranks(const std::string& key, const std::string& tex
     const auto last = dash == std::string::npos ? first : rank_of(trimmed(item.substr(dash + 1)));
     if (!first || !last) fail("'" + item + "' is not a rank or a range FIRST-LAST");
     if (*last < *first) fail("the range " + item + " is reversed");
+    if (job_size > 0 && *last >= job_size) {  // checked before anything is expanded
+      throw config_error(key, key + " names rank " + std::to_string(*last) +
+                                  ", not a rank of the job; allowed: 0 .. " +
+                                  std::to_string(job_size - 1));
+    }
     total += uint64_t{*last} - *first + 1;
     if (total > max_communicator_ranks)
       fail("more than " + std::to_string(max_communicator_ranks) + " ranks");
@@ -284,14 +291,16 @@ int32_t resolve_after(const config& cfg, uint32_t i, const std::vector<std::stri
 }
 
 // The spec `prefix` (collective, or collectives.N) describes, without after and root draw.
-algorithms::collective_spec read_spec(const config& cfg, const std::string& prefix) {
+algorithms::collective_spec read_spec(const config& cfg, const std::string& prefix,
+                                      const std::function<uint32_t()>& job_size) {
   auto text = [&](const char* field) -> const std::string& {
     return cfg.text(prefix + "." + field);
   };
   auto uint = [&](const char* field) { return cfg.uint(prefix + "." + field); };
   algorithms::collective_spec spec;
   spec.algorithm = text("algorithm");
-  spec.ranks = parse_ranks(source_key(cfg, prefix, "ranks"), text("ranks"));
+  spec.ranks = parse_ranks(source_key(cfg, prefix, "ranks"), text("ranks"),
+                           text("ranks") == "all" ? 0 : job_size());
   spec.all_roots = text("roots") == "all";
   spec.root = static_cast<uint32_t>(uint("root"));
   spec.bytes = uint("bytes");
@@ -320,6 +329,29 @@ void check_traffic(const scenario& s, bool list) {
 
 }  // namespace
 
+void check_collective_times(const scenario& s) {
+  constexpr double max_ns = 1e16;  // below 2^64 ps
+  double total = 0;  // every start and computation one after the other: a bound on any chain
+  for (size_t i = 0; i < s.collectives.size(); ++i) {
+    const algorithms::collective_spec& c = s.collectives[i];
+    const std::string& key = s.collective_keys[i];
+    if (s.max_time_ns > 0 && static_cast<double>(c.start_ns) >= s.max_time_ns) {
+      throw config_error(key + ".start_ns",
+                         key + ".start_ns = " + std::to_string(c.start_ns) +
+                             " is not before sim.max_time_ns; allowed: below it (or "
+                             "sim.max_time_ns = 0, no limit)");
+    }
+    total += static_cast<double>(c.start_ns) +
+             static_cast<double>(c.repeat) * static_cast<double>(c.compute_ns);
+    if (total > max_ns) {
+      throw config_error(key + ".compute_ns",
+                         key + ".start_ns and " + key + ".repeat x " + key +
+                             ".compute_ns (with those of the collectives before) exceed 1e16 ns, "
+                             "more than simulated time can hold; allowed: in total at most 1e16");
+    }
+  }
+}
+
 void make_collectives(const config& cfg, scenario& s) {
   const uint32_t entries = collective_entries(cfg);
   if (!cfg.text("collective.after").empty()) {
@@ -341,7 +373,10 @@ void make_collectives(const config& cfg, scenario& s) {
   std::optional<uint32_t> ranks;  // of the job, found once for random roots
   for (uint32_t i = 0; i < prefixes.size(); ++i) {
     const std::string& prefix = prefixes[i];
-    algorithms::collective_spec spec = read_spec(cfg, prefix);
+    algorithms::collective_spec spec = read_spec(cfg, prefix, [&] {
+      if (!ranks) ranks = job_ranks(s);
+      return *ranks;
+    });
     if (spec.algorithm == "none") {
       const std::string key = prefix + ".algorithm";
       throw config_error(key, key + " = none" +

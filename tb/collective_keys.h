@@ -39,7 +39,14 @@ std::vector<std::string> collective_entry_keys(const config& cfg);
 // collective.ranks: "all" (empty) or comma-separated ranks and inclusive ranges "0-35,40".
 // Throws config_error naming `key` for malformed text, a reversed range, a duplicate rank or
 // more than max_communicator_ranks ranks.
-std::vector<uint32_t> parse_ranks(const std::string& key, const std::string& text);
+// job_size > 0: a rank beyond the job is refused before any range is expanded.
+// Simulated time is 64-bit picoseconds (about 1.8e16 ns): the collectives' starts and
+// computations must fit, and no collective may start after sim.max_time_ns. Throws
+// config_error naming the key.
+void check_collective_times(const scenario& s);
+
+std::vector<uint32_t> parse_ranks(const std::string& key, const std::string& text,
+                                  uint32_t job_size = 0);
 
 // Fills s.collectives, s.collective_keys, s.collective_names and the first spec's mirrors
 // (s.algorithm, root, random_root, bytes), with the cross-key checks (after, names,

@@ -309,7 +309,7 @@ std::vector<key_info> general_keys() {
         "flit size: a router may forward a packet once its head flit is in (cut-through)"),
       // (here: the router's, the offload families' and the host's keys, see schema())
       // (here: the traffic generators' keys, see schema())
-      r("sim.max_time_ns", "1e10", 0, 1e18,
+      r("sim.max_time_ns", "1e10", 0, 1e16,
         "simulated-time limit; reaching it stops the run as stalled (exit 1); 0 = none"),
       r("sim.max_memory_gib", "0", 0, 1e6,
         "memory a run or analysis may need, estimated from the topology's size before "
@@ -516,6 +516,7 @@ scenario make_scenario(const config& cfg) {
   }
   s.host = params::load<hw::host_params>(cfg);
   s.max_time_ns = cfg.real("sim.max_time_ns");
+  check_collective_times(s);
   s.vcd_file = cfg.text("trace.vcd");
   std::stringstream blocks(cfg.text("trace.blocks"));
   for (std::string b; std::getline(blocks, b, ',');) {

@@ -75,13 +75,6 @@ std::string collective_reason(const config& cfg, const std::string& key, uint32_
   if (field == "root" && value("random_root") == "on") {
     return prefix + "random_root = on draws the root";
   }
-  // One blocking collective run once: its computation comes after everything measured.
-  if (field == "compute_ns" && entries <= 1 && value("repeat") == "1" &&
-      value("mode") == "blocking") {
-    return "the only collective runs once (" + prefix +
-           "repeat = 1) and blocking: its "
-           "computation follows it and delays nothing";
-  }
   return "";
 }
 

@@ -178,15 +178,15 @@ instance_figures figures(const algorithms::instance_info& inst, const hw::instan
   double last = -1, sum = 0;
   uint32_t receivers = 0;
   for (size_t m = 0; m < inst.ranks.size(); ++m) {
-    if (inst.own[m].size() == inst.buffer_bytes && inst.buffer_bytes > 0) continue;
-    if (!inst.all_roots && inst.ranks[m] == inst.root) continue;
+    if (inst.holds_at_start(m)) continue;
     ++receivers;
     last = std::max(last, ns(ip.rank_done[m]));
     sum += ns(ip.rank_done[m]);
   }
   f.start_ns = ns(ip.start);
-  f.done = ip.started && ip.members_done == inst.ranks.size() && receivers > 0;
-  if (f.done) {
+  // Nothing to receive (an allgather of 0 bytes): done from the start, in no time.
+  f.done = ip.members_done == inst.ranks.size() && (ip.started || receivers == 0);
+  if (f.done && receivers > 0) {
     f.completion_ns = last - f.start_ns;
     // The same per-rank figure for every algorithm (host-forwarded or offloaded), unlike a
     // packet's latency, which spans one network traversal.

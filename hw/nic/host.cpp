@@ -22,9 +22,7 @@ void collective_progress::reset(const algorithms::program& p) {
     ip.rank_done.assign(inst.ranks.size(), sc_core::SC_ZERO_TIME);
     ip.done.assign(inst.ranks.size(), false);
     for (uint32_t m = 0; m < inst.ranks.size(); ++m) {
-      // A zero-byte broadcast's receivers are done when its message arrives.
-      const bool holder = inst.buffer_bytes > 0 || (!inst.all_roots && inst.ranks[m] == inst.root);
-      if (inst.own[m].size() == inst.buffer_bytes && holder) member_done(i, m);
+      if (inst.holds_at_start(m)) member_done(i, m);
     }
   }
 }

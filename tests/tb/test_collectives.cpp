@@ -181,3 +181,46 @@ BOOST_AUTO_TEST_CASE(offloaded_broadcasts_beside_others_are_refused_naming_the_k
   BOOST_TEST(list.code == 2, list.output);
   BOOST_TEST(bcastsim::test::contains(list.output, "collectives.1.algorithm"), list.output);
 }
+
+BOOST_AUTO_TEST_CASE(a_zero_byte_allgather_is_complete_at_once_and_ends_background_traffic) {
+  // Nothing to send: every member holds its (empty) buffer from the start, so the background
+  // traffic, which runs until every collective is complete, stops at once.
+  const std::string out = fresh_dir();
+  const outcome o = run_cli(
+      "run -q --set job.ranks=64 --set job.placement=contiguous --set traffic.kind=background "
+      "--set collective.algorithm=allgather-ring --set collective.bytes=0 --out " +
+      out);
+  BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
+  std::ifstream in(out + "/result.json");
+  const json r = json::parse(in);
+  BOOST_TEST(r["collectives"][0]["ranks_complete"] == 64);
+  BOOST_TEST(r["collective"]["ranks_complete"] == 72);
+  BOOST_TEST(r["collective"]["completion_ns"] == 0.0);
+  BOOST_TEST(r["sim_time_ns"].get<double>() < 1e6);
+}
+
+BOOST_AUTO_TEST_CASE(collectives_beyond_the_job_or_simulated_time_are_refused_at_once) {
+  using bcastsim::test::contains;
+  struct refusal {
+    const char* args;
+    const char* says;
+  };
+  const refusal cases[] = {
+      // Checked against the job before the range is expanded (was 400 MB and 3.5 s).
+      {"--set collective.ranks=0-99999999", "collective.ranks names rank 99999999, not a rank"},
+      {"--set collective.start_ns=20000000000", "collective.start_ns = 20000000000 is not before"},
+      {"--set collective.repeat=100 --set collective.compute_ns=1000000000000000 "
+       "--set sim.max_time_ns=0",
+       "exceed 1e16 ns"},
+      {"--set sim.max_time_ns=1e17", "sim.max_time_ns"},
+      {"--set collectives.0.algorithm=nope", "collectives.0.algorithm = 'nope' is not known"},
+      {"--set collectives.0.algorithm=allgather-rd --set collectives.0.ranks=0-2",
+       "collectives.0.algorithm"},
+      {"--set collective.repeat=100000 --set collective.bytes=1", "collective.repeat: the "},
+  };
+  for (const refusal& c : cases) {
+    const outcome o = run_cli(std::string("run -q ") + c.args + " --out " + fresh_dir());
+    BOOST_TEST(o.code == 2, c.args << ": " << o.output);
+    BOOST_TEST(contains(o.output, c.says), c.args << ": " << o.output);
+  }
+}
