@@ -51,8 +51,9 @@ std::vector<uint32_t> members_of(const collective_spec& spec, uint32_t job_ranks
 
 schedule make_part(const algorithm_info& algo, const network::topology& topo,
                    const network::placement& sub, uint32_t root, uint64_t bytes,
-                   const std::string& key, uint64_t& messages) {
+                   ragasa_relay relay, const std::string& key, uint64_t& messages) {
   collective_request req;
+  req.relay = relay;
   req.topo = &topo;
   req.place = &sub;
   req.num_ranks = sub.num_ranks();
@@ -83,7 +84,7 @@ void check_ops(uint64_t ops, const std::string& key) {
 }
 
 built build(const collective_spec& spec, const network::topology& topo,
-            const network::placement& place, const std::string& key) {
+            const network::placement& place, ragasa_relay relay, const std::string& key) {
   built b;
   try {
     b.algo = &find_algorithm(spec.algorithm);
@@ -97,7 +98,7 @@ built build(const collective_spec& spec, const network::topology& topo,
   const network::placement sub(topo, std::move(terminals));
   if (b.algo->kind == collective_kind::allgather) {
     component c;
-    c.sched = make_part(*b.algo, topo, sub, 0, spec.bytes, key, b.messages);
+    c.sched = make_part(*b.algo, topo, sub, 0, spec.bytes, relay, key, b.messages);
     b.buffer_bytes = c.sched.bytes;
     b.own = c.sched.own;
     b.parts.push_back(std::move(c));
@@ -106,7 +107,7 @@ built build(const collective_spec& spec, const network::topology& topo,
     b.buffer_bytes = spec.bytes * m;
     for (uint32_t r = 0; r < m; ++r) {
       component c;
-      c.sched = make_part(*b.algo, topo, sub, r, spec.bytes, key, b.messages);
+      c.sched = make_part(*b.algo, topo, sub, r, spec.bytes, relay, key, b.messages);
       // Refused before the other roots' schedules are built, not after.
       if (r == 0) check_ops(c.sched.total_ops() * m * spec.repeat, key);
       c.shift = spec.bytes * r;
@@ -121,7 +122,7 @@ built build(const collective_spec& spec, const network::topology& topo,
                                              "; allowed: 0 .. " + std::to_string(m - 1));
     }
     component c;
-    c.sched = make_part(*b.algo, topo, sub, spec.root, spec.bytes, key, b.messages);
+    c.sched = make_part(*b.algo, topo, sub, spec.root, spec.bytes, relay, key, b.messages);
     b.buffer_bytes = spec.bytes;
     for (uint32_t r = 0; r < m; ++r) b.own.push_back(c.sched.held_before(r));
     b.parts.push_back(std::move(c));
@@ -216,7 +217,7 @@ class composer {
 
 program make_program(const std::vector<collective_spec>& specs, const network::topology& topo,
                      const network::placement& place,
-                     const std::vector<std::string>& key_prefixes) {
+                     const std::vector<std::string>& key_prefixes, ragasa_relay relay) {
   program p;
   const uint32_t n = place.num_ranks();
   p.sched = schedule(n);
@@ -227,7 +228,7 @@ program make_program(const std::vector<collective_spec>& specs, const network::t
   for (size_t i = 0; i < specs.size(); ++i) {
     const collective_spec& spec = specs[i];
     const std::string& key = key_prefixes[i];
-    const built b = build(spec, topo, place, key);
+    const built b = build(spec, topo, place, relay, key);
     for (const component& c : b.parts) total_ops += c.sched.total_ops() * spec.repeat;
     // One component once is the schedule a run always had (sized by the job, as the memory
     // estimate counts it); the cap bounds what repetitions, roots and lists multiply.

@@ -92,8 +92,10 @@ struct program_error : std::invalid_argument {
 // Builds and verifies the program. `key_prefix(i)` names spec i's keys in errors
 // ("collective" or "collectives.i"). Throws program_error for a spec that cannot be built
 // (bad rank, root outside the communicator, an algorithm refusing the communicator), and
-// std::logic_error naming the algorithm when a component fails verification.
+// std::logic_error naming the algorithm when a component fails verification. `relay`: how
+// Ragasa's broadcasts relay (ragasa.relay), which shapes their hosts' part.
 program make_program(const std::vector<collective_spec>& specs, const network::topology& topo,
-                     const network::placement& place, const std::vector<std::string>& key_prefixes);
+                     const network::placement& place, const std::vector<std::string>& key_prefixes,
+                     ragasa_relay relay = ragasa_relay::unit);
 
 }  // namespace bcastsim::algorithms

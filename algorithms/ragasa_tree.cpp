@@ -189,6 +189,122 @@ ragasa_tree make_ragasa_tree(const network::topology& topo, const network::place
   return t;
 }
 
+namespace {
+
+// Builds ragasa_relays from the unit tree `t` (see ragasa_tree.h).
+class relay_builder {
+ public:
+  relay_builder(const network::topology& topo, const network::placement& place,
+                const ragasa_tree& t)
+      : m_topo(topo), m_place(place), m_tree(t), m_job(find_job_routers(topo, place)) {
+    m_r.root_terminal = t.root_terminal;
+    m_r.root_router = t.root_router;
+    m_r.relay.assign(topo.num_routers(), network::invalid_id);
+    m_r.children.assign(topo.num_routers(), {});
+    m_r.parent.assign(topo.num_terminals(), network::invalid_id);
+    m_r.relay[t.root_router] = t.root_terminal;
+  }
+
+  ragasa_relays build() {
+    if (m_tree.rule == tree_rule::paper) {
+      add_paper_levels();
+    } else {
+      add_nearest_levels();
+    }
+    // The last level: every relay's unit to the other ranks on its router.
+    for (router_id r = 0; r < m_topo.num_routers(); ++r) {
+      if (m_r.relay[r] == network::invalid_id) continue;
+      for (const terminal_id t : m_topo.terminals_of(r)) {
+        if (t != m_r.relay[r] && m_place.rank_of(t) != network::invalid_id) send(r, t);
+      }
+    }
+    return std::move(m_r);
+  }
+
+ private:
+  // The first rank's terminal on router r (port order); r holds ranks.
+  terminal_id node_of(router_id r) const {
+    for (const terminal_id t : m_topo.terminals_of(r)) {
+      if (m_place.rank_of(t) != network::invalid_id) return t;
+    }
+    return network::invalid_id;
+  }
+
+  // Router `from`'s unit sends to terminal `to`; a node on another router relays there.
+  void send(router_id from, terminal_id to) {
+    m_r.children[from].push_back(to);
+    m_r.parent[to] = m_r.relay[from];
+    const router_id r = m_topo.router_of(to);
+    if (m_r.relay[r] == network::invalid_id) m_r.relay[r] = to;
+  }
+
+  void add_paper_levels() {
+    const router_id r0 = m_tree.root_router;
+    const group_id g0 = m_topo.group_of(r0);
+    std::vector<router_id> group_router(m_topo.num_groups(), network::invalid_id);
+    group_router[g0] = r0;
+    // Level 1: a node in every other group, on the router the unit tree enters it by.
+    for (group_id g = 0; g < m_topo.num_groups(); ++g) {
+      if (g == g0 || !m_job.group_has_rank[g]) continue;
+      router_id r = m_topo.links_between_groups(g0, g).front().second;  // paper tree: exists
+      if (!m_job.router_has_rank[r]) {
+        for (r = 0; m_topo.group_of(r) != g || !m_job.router_has_rank[r]; ++r) {
+        }
+      }
+      group_router[g] = r;
+      send(r0, node_of(r));
+    }
+    // Level 2: from each group's node, a node on every other router of the group.
+    for (router_id r = 0; r < m_topo.num_routers(); ++r) {
+      const router_id from = group_router[m_topo.group_of(r)];
+      if (m_job.router_has_rank[r] && r != from) send(from, node_of(r));
+    }
+  }
+
+  // Breadth-first tree: each relay sends to the nodes of the nearest routers holding ranks
+  // below its router; routers holding none only pass the data on.
+  void add_nearest_levels() {
+    for (const router_id r : m_tree.participating_routers()) {
+      if (m_r.relay[r] == network::invalid_id) continue;  // passes data on, holds no rank
+      std::vector<router_id> below{r};
+      for (size_t i = 0; i < below.size(); ++i) {
+        for (const bcast_child& c : m_tree.children[below[i]]) {
+          if (c.kind != child_kind::router) continue;
+          if (m_job.router_has_rank[c.id]) {
+            send(r, node_of(c.id));
+          } else {
+            below.push_back(c.id);
+          }
+        }
+      }
+    }
+  }
+
+  const network::topology& m_topo;
+  const network::placement& m_place;
+  const ragasa_tree& m_tree;
+  const job_routers m_job;
+  ragasa_relays m_r;
+};
+
+}  // namespace
+
+std::vector<router_id> ragasa_relays::participating_routers() const {
+  std::vector<router_id> out;
+  if (root_router == network::invalid_id) return out;
+  out.push_back(root_router);
+  for (router_id r = 0; r < children.size(); ++r) {
+    if (r != root_router && !children[r].empty()) out.push_back(r);
+  }
+  return out;
+}
+
+ragasa_relays make_ragasa_relays(const network::topology& topo, const network::placement& place,
+                                 uint32_t root_rank) {
+  const ragasa_tree t = make_ragasa_tree(topo, place, root_rank);
+  return relay_builder(topo, place, t).build();
+}
+
 network::link_class link_class_between(const network::topology& topo, router_id from,
                                        router_id to) {
   if (const network::port_info* info = link_to(topo, from, to)) return info->cls;

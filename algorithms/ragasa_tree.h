@@ -82,6 +82,47 @@ ragasa_tree make_ragasa_tree(const network::topology& topo, const network::place
 // The class (local or global) of the physical link from router `from` to its neighbour `to`
 // (the first port of `from` whose peer is `to`): the class of a router-to-router tree edge.
 // Throws std::invalid_argument when the two routers are not neighbours.
+// Ragasa with nodes relaying (ragasa.relay: node, the paper's reading of "Contention-free
+// broadcast tree"): a unit sends only to terminals, and a node that received the data hands
+// it, through its host and NIC, to its own router's unit for the next level.
+//   level 1  the root hands the data to its router R0's unit, which sends it to one node in
+//            every other group holding ranks ("nodes reside in different groups") and, for
+//            levels 2 and 3 of the root group, to one node on every other router of the
+//            root group holding ranks and to the other ranks' terminals on R0;
+//   level 2  the node of group g hands it to its router's unit, which sends it to one node
+//            on every other router of g holding ranks, and to the other ranks on its router;
+//   level 3  every other node of level 2 hands it to its router's unit, which sends it to
+//            the other ranks on its router.
+// The paper does not say which node of a group receives in level 1, nor which node of a
+// router in level 2. We take the first rank (port order) on the router that the unit tree
+// enters the group through (the end of the first global link from the root group, so the
+// data crosses the link the unit tree would use), or on the first router of the group
+// holding ranks when that router holds none; in level 2 the first rank on each router.
+// Where the paper's tree is not physical (tree_rule::shortest_path) the same idea follows
+// the breadth-first tree: a router's node sends to the nodes of the nearest routers holding
+// ranks below it (routers holding none only pass the data on) and to its router's ranks.
+// How a Ragasa broadcast goes from one level of the tree to the next (ragasa.relay).
+enum class ragasa_relay : uint8_t { node, unit };
+
+struct ragasa_relays {
+  network::terminal_id root_terminal = network::invalid_id;
+  // [router]: the terminal handing the data to the router's unit (invalid: the unit takes
+  // no part), and the terminals the unit sends it to, in the order above.
+  std::vector<network::terminal_id> relay;
+  std::vector<std::vector<network::terminal_id>> children;
+  // [terminal]: the relay whose unit sends `t` its copy (invalid: the root, or not a rank).
+  std::vector<network::terminal_id> parent;
+  network::router_id root_router = network::invalid_id;
+
+  // The routers whose unit takes part: the root's, then every other one with children, in
+  // router order.
+  std::vector<network::router_id> participating_routers() const;
+};
+
+// Throws std::invalid_argument like make_ragasa_tree.
+ragasa_relays make_ragasa_relays(const network::topology& topo, const network::placement& place,
+                                 uint32_t root_rank);
+
 network::link_class link_class_between(const network::topology& topo, network::router_id from,
                                        network::router_id to);
 

@@ -77,9 +77,15 @@ std::vector<algorithm_info> build_registry() {
                  {},
                  "Ragasa in-router broadcast offload (Ma et al.): the root hands the buffer "
                  "once to its router's Bcast Unit; the units replicate it along the "
-                 "contention-free tree (the fabric adds a unit to every router)",
+                 "contention-free tree, level by level through the nodes that received it "
+                 "(ragasa.relay: node) or unit to unit (unit); the fabric adds a unit to "
+                 "every router",
                  [](const collective_request& req) {
-                   return ragasa_bcast(req.num_ranks, req.root, req.bytes);
+                   if (req.relay == ragasa_relay::unit || req.num_ranks < 2)
+                     return ragasa_bcast(req.num_ranks, req.root, req.bytes);
+                   if (!req.topo || !req.place)
+                     throw std::invalid_argument("ragasa with nodes relaying needs the topology");
+                   return ragasa_relay_bcast(*req.topo, *req.place, req.root, req.bytes);
                  },
                  delivery::exactly_once,
                  "ragasa"});
@@ -136,6 +142,27 @@ schedule ragasa_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes) {
   for (uint32_t rank = 0; rank < num_ranks; ++rank) {
     s.ranks[rank].then(rank == root ? make_offload_bcast(root, 0, bytes, 0)
                                     : make_recv(root, 0, bytes, 0));
+  }
+  return s;
+}
+
+schedule ragasa_relay_bcast(const network::topology& topo, const network::placement& place,
+                            uint32_t root, uint64_t bytes) {
+  const ragasa_relays rl = make_ragasa_relays(topo, place, root);
+  const uint32_t n = place.num_ranks();
+  schedule s(n);
+  s.root = root;
+  s.bytes = bytes;
+  for (uint32_t rank = 0; rank < n; ++rank) {
+    if (rank == root) {
+      s.ranks[rank].then(make_offload_bcast(root, 0, bytes, 0));
+      continue;
+    }
+    const network::terminal_id t = place.terminal_of(rank);
+    s.ranks[rank].then(make_recv(place.rank_of(rl.parent[t]), 0, bytes, 0));
+    const network::router_id r = topo.router_of(t);
+    if (rl.relay[r] == t && !rl.children[r].empty())
+      s.ranks[rank].then(make_offload_bcast(rank, 0, bytes, 0));
   }
   return s;
 }

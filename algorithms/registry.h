@@ -2,6 +2,7 @@
 // Schedule. Topology-aware algorithms read the topology and placement; others ignore them.
 #pragma once
 
+#include "algorithms/ragasa_tree.h"
 #include "algorithms/schedule.h"
 #include "algorithms/verify.h"
 #include "network/placement.h"
@@ -19,6 +20,9 @@ struct collective_request {
   uint32_t num_ranks = 0;
   uint32_t root = 0;
   uint64_t bytes = 0;
+  // Ragasa: units chain to units (the hosts see one offload and receives from the root), or
+  // nodes relay (the relays' hosts receive, then offload again); needs topo and place.
+  ragasa_relay relay = ragasa_relay::unit;
 };
 
 using factory = std::function<schedule(const collective_request&)>;
@@ -52,10 +56,14 @@ const algorithm_info& find_algorithm(const std::string& name);
 // rank + mask when r + mask < p. Registered as "binomial", alias "tree".
 schedule binomial_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes);
 
-// Ragasa in-router broadcast offload: the root's program is one offload_bcast of the whole
-// buffer (tag 0); every other rank's is one recv of it from the root. The routers' Bcast
-// Units replicate it along make_ragasa_tree (algorithms/ragasa_tree.h). Registered as
-// "ragasa".
+// Ragasa in-router broadcast offload, units relaying: the root's program is one offload_bcast
+// of the whole buffer (tag 0); every other rank's is one recv of it from the root. The
+// routers' Bcast Units replicate it along make_ragasa_tree (algorithms/ragasa_tree.h).
+// Registered as "ragasa" (with ragasa.relay: unit).
 schedule ragasa_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes);
+// Nodes relaying (make_ragasa_relays): the root offloads; every other rank receives from
+// the relay whose unit sends to it, and a relay with children offloads the buffer again.
+schedule ragasa_relay_bcast(const network::topology& topo, const network::placement& place,
+                            uint32_t root, uint64_t bytes);
 
 }  // namespace bcastsim::algorithms

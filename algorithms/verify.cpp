@@ -1,8 +1,9 @@
 // Abstract, time-free execution of a schedule. Every op is a node of a per-rank dependency
 // graph; a worklist releases ops as their deps complete. Sends are eager (complete at once
-// and queue a message); an offload_bcast is a send to every other rank at once (one message
-// on each channel (rank, r, tag), in the same step); a recv completes when its channel
-// (src, dst, tag) holds a message.
+// and queue a message); an offload_bcast is a send, in one step, to every rank whose program
+// receives from it on its context and tag (the offload hardware's tree is built to reach
+// exactly those: Ragasa's from the root or, with nodes relaying, from each relay); a recv
+// completes when its channel (src, dst, context, tag) holds a message.
 // Ready recvs on one channel match messages in the order they became ready; the worklist
 // is FIFO and releases ops in index order, so the result is deterministic.
 #include "algorithms/verify.h"
@@ -137,6 +138,8 @@ class simulator {
   std::vector<uint32_t> m_dependents;                 // op indices of the same rank
   std::deque<std::pair<uint32_t, uint32_t>> m_ready;  // (rank, index)
   std::unordered_map<channel_key, channel, channel_key_hash> m_channels;
+  // (src, -, context, tag) -> the ranks receiving from src there: an offload's receivers.
+  std::unordered_map<channel_key, std::vector<uint32_t>, channel_key_hash> m_receivers;
   std::vector<std::vector<interval>> m_received;  // [rank]
 };
 
@@ -229,6 +232,13 @@ void simulator::run() {
   }
 
   for (uint32_t rank = 0; rank < n; ++rank) {
+    for (const op& o : m_s.ranks[rank].ops) {
+      if (o.kind != op_kind::recv) continue;
+      std::vector<uint32_t>& to = m_receivers[channel_key{o.peer, ~0u, o.context, o.tag}];
+      if (to.empty() || to.back() != rank) to.push_back(rank);
+    }
+  }
+  for (uint32_t rank = 0; rank < n; ++rank) {
     for (uint32_t i = 0; i < m_s.ranks[rank].ops.size(); ++i) {
       if (m_pending[id(rank, i)] == 0) m_ready.emplace_back(rank, i);
     }
@@ -263,12 +273,16 @@ void simulator::release(uint32_t rank, uint32_t index) {
       break;
     }
     case op_kind::offload_bcast:
-      // The network replicates the data: one step, like a send, to every other rank.
+    {
+      // The network replicates the data: one step, like a send, to each of its receivers.
       complete(rank, index, depth + 1);
-      for (uint32_t dst = 0; dst < m_s.num_ranks; ++dst) {
+      const auto it = m_receivers.find(channel_key{rank, ~0u, o.context, o.tag});
+      if (it == m_receivers.end()) break;
+      for (const uint32_t dst : it->second) {
         if (dst != rank) post_message(rank, index, dst, depth + 1);
       }
       break;
+    }
     case op_kind::recv: {
       const channel_key key{o.peer, rank, o.context, o.tag};
       channel& c = m_channels[key];

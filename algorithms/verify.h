@@ -1,6 +1,7 @@
 // Checks a Schedule without SystemC: sends and receives match (by source, destination,
-// context and tag, in order, with equal offset and size; an offload_bcast is one message to every other
-// rank, matched as a send to each, and its peer must be its own rank); the dependency graph
+// context and tag, in order, with equal offset and size; an offload_bcast is one message to
+// each rank that receives from it on its context and tag, matched as a send to each, and its
+// peer must be its own rank); the dependency graph
 // completes (no deadlock under MPI matching with eager sends); no rank receives bytes
 // outside the buffer; and the algorithm's delivery contract holds:
 //   exactly_once   every rank receives every byte of the buffer it does not hold before

@@ -842,11 +842,7 @@ module bcast_core
       sched_cnt <= '0;
       sched_pkt <= '0;
       sched_slot <= '0;
-      mt_valid <= '0;
-      for (int e = 0; e < MT_MAX; e++) begin
-        mt_coll[e] <= '0;
-        mt_nchild[e] <= '0;
-      end
+      mt_valid <= '0;  // an entry's fields are read only while it is valid
       for (int c = 0; c < COLL_MAX; c++) colls[c] <= '0;
       bvalid <= '0;
       gq_valid <= 1'b0;

@@ -5,7 +5,7 @@ package bcast_pkg;
   localparam int RI_MAX = 64;  // packets held by the Receive Interface
   localparam int RXQ_MAX = 8;  // Rx-queues
   localparam int RXQ_DEPTH_MAX = 16;  // packets per Rx-queue
-  localparam int MT_MAX = 64;  // Membership Table entries
+  localparam int MT_MAX = 128;  // Membership Table entries
   localparam int CHILD_MAX = 16;  // children per entry
   localparam int COLL_MAX = 16;  // collectives with data in the unit at once
   localparam int MSG_MAX = 4;  // messages in progress per collective

@@ -45,8 +45,9 @@ struct totals {
 class link_model {
  public:
   // `family`: the offload family of the schedule's offload_bcast ops, if it has any.
-  link_model(const plan& p, const offload_family* family, uint32_t packet_bytes, uint64_t seed)
-      : m_p(p), m_family(family), m_packet_bytes(packet_bytes), m_seed(seed) {}
+  link_model(const scenario& s, const plan& p, const offload_family* family,
+             uint32_t packet_bytes, uint64_t seed)
+      : m_s(s), m_p(p), m_family(family), m_packet_bytes(packet_bytes), m_seed(seed) {}
 
   totals run() {
     index_ops();
@@ -213,7 +214,7 @@ class link_model {
     }
     algorithms::ragasa_tree tree;
     try {
-      tree = m_family->replication_tree(*m_p.topo, *m_p.place, rank);
+      tree = replication_tree(rank, o.context);
     } catch (const std::invalid_argument& e) {
       throw simulation_failure(std::string("analyze: offload_bcast: ") + e.what());
     }
@@ -241,16 +242,53 @@ class link_model {
           stack.push_back({c.id, v.links + 1, v.routers + 1});
           continue;
         }
-        add_edge(network::terminal_class);  // ejection
+        uint32_t links = 1, routers = 0;  // an attached terminal: its ejection link
+        if (m_p.topo->router_of(c.id) != v.router) {
+          // Routed from the unit's router: the route from the sender's terminal, less its
+          // injection (already counted) and the router it starts at.
+          const route_walk w = walk_route(
+              *m_p.routing, tree.root_terminal, c.id,
+              network::packet_entropy(m_seed, tree.root_terminal, rs.packets_injected++));
+          for (uint32_t k = 0; k < network::max_link_classes; ++k) {
+            const uint64_t n = w.links[k] - (k == network::terminal_class ? 1 : 0);
+            m_totals.messages[k] += n;
+            m_totals.packets[k] += n * packets;
+          }
+          links = w.total_links() - 1;
+          routers = w.routers - 1;
+        } else {
+          add_edge(network::terminal_class);  // ejection
+        }
         const uint32_t dst = m_p.place->rank_of(c.id);
-        const uint64_t at = t + v.links + 1;
-        m_totals.routers += v.routers;
+        const uint64_t at = t + v.links + links;
+        m_totals.routers += v.routers + routers;
         ++m_totals.deliveries;
         last = std::max(last, at);
         push(at, event_kind::deliver, dst, index, rank);
       }
     }
     push(last, event_kind::complete, rank, index);
+  }
+
+  // The family's tree for the offload of job rank `rank` in `context`: over the context's
+  // communicator, rooted at its root.
+  algorithms::ragasa_tree replication_tree(uint32_t rank, uint32_t context) {
+    const algorithms::instance_info& inst =
+        m_p.prog.instances[m_p.prog.context_instance[context]];
+    std::vector<network::terminal_id> terminals;
+    uint32_t sender = 0;
+    for (uint32_t m = 0; m < inst.ranks.size(); ++m) {
+      terminals.push_back(m_p.place->terminal_of(inst.ranks[m]));
+      if (inst.ranks[m] == rank) sender = m;
+    }
+    uint32_t root = context - inst.first_context;  // roots = all: one context per member
+    if (!inst.all_roots) {
+      root = static_cast<uint32_t>(std::find(inst.ranks.begin(), inst.ranks.end(), inst.root) -
+                                   inst.ranks.begin());
+    }
+    const network::placement sub(*m_p.topo, std::move(terminals));
+    algorithms::ragasa_tree t = m_family->replication_tree(m_s, *m_p.topo, sub, root, sender);
+    return t;
   }
 
   // A message from `src` with `tag` is available to `dst` at t: it completes the first
@@ -285,6 +323,7 @@ class link_model {
     }
   }
 
+  const scenario& m_s;
   const plan& m_p;
   const offload_family* m_family;
   uint64_t m_packet_bytes;
@@ -337,11 +376,10 @@ nlohmann::json analyze_scenario(const config& cfg) {
   const auto wall_start = std::chrono::steady_clock::now();
   scenario s = make_scenario(cfg);
   const plan p = make_plan(s);
-  const offload_family* family = family_of_algorithm(s.algorithm);
+  const offload_family* family = family_of_scenario(s);
   // What `run` refuses when it builds the family's hardware, analyze refuses alike.
-  if (family && family->check_hardware)
-    family->check_hardware(s, *p.topo, *p.place, p.prog.sched.root);
-  const totals t = link_model(p, family, s.nic.packet_bytes, s.nic.seed).run();
+  if (family && family->check_hardware) family->check_hardware(s, *p.topo, *p.place, p.prog);
+  const totals t = link_model(s, p, family, s.nic.packet_bytes, s.nic.seed).run();
 
   nlohmann::json r;
   r["schema"] = analyze_schema;

@@ -19,7 +19,7 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   const uint32_t nr = topo.num_routers();
   const uint32_t nt = topo.num_terminals();
   hw::router_params rparams = s.router;
-  if (const offload_family* f = family_of_algorithm(s.algorithm); f && !sched.ranks.empty()) {
+  if (const offload_family* f = family_of_scenario(s); f && !sched.ranks.empty()) {
     offloads.push_back(
         f->create(offload_context{s, topo, routing, place, sched, prog, record_unit_inputs}));
     rparams.attached = offloads.back()->router_attachment();

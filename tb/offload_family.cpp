@@ -1,6 +1,7 @@
 #include "tb/offload_family.h"
 
 #include "algorithms/registry.h"
+#include "tb/config.h"
 #include "tb/ragasa/family.h"
 
 #include <stdexcept>
@@ -24,6 +25,13 @@ const offload_family* family_of_algorithm(const std::string& algorithm) {
   }
   for (const offload_family& f : offload_families()) {
     if (f.name == info->offload) return &f;
+  }
+  return nullptr;
+}
+
+const offload_family* family_of_scenario(const scenario& s) {
+  for (const algorithms::collective_spec& c : s.collectives) {
+    if (const offload_family* f = family_of_algorithm(c.algorithm)) return f;
   }
   return nullptr;
 }

@@ -107,22 +107,29 @@ struct offload_family {
   // The CLI summary rows, from the family's result.json section.
   void (*summary)(const nlohmann::json& section, const summary_row& row) = nullptr;
   // `bcastsim analyze`: the tree along which the family's hardware replicates the
-  // offload_bcast of rank `root` (each edge carries the data once; algorithms/ragasa_tree.h
-  // for the form). Throws std::invalid_argument if it cannot be built. nullptr: analyze
-  // refuses the family's schedules.
-  algorithms::ragasa_tree (*replication_tree)(const network::topology& topo,
-                                              const network::placement& place,
-                                              uint32_t root) = nullptr;
-  // `bcastsim analyze`: the checks `run` makes when it builds the family's hardware for the
-  // offload_bcast of rank `root` (e.g. Ragasa: every Mini Packet fits one packet), so both
-  // refuse the same scenario with the same message. Throws config_error. nullptr: none.
+  // offload_bcast of communicator rank `sender` in the broadcast rooted at communicator rank
+  // `root` over `place` (the communicator's placement). Each edge carries the data once;
+  // a terminal child not attached to its router is reached by routing (Ragasa's nodes
+  // relaying). algorithms/ragasa_tree.h for the form. Throws std::invalid_argument if it
+  // cannot be built. nullptr: analyze refuses the family's schedules.
+  algorithms::ragasa_tree (*replication_tree)(const scenario& s, const network::topology& topo,
+                                              const network::placement& place, uint32_t root,
+                                              uint32_t sender) = nullptr;
+  // `bcastsim analyze`: the checks `run` makes when it builds the family's hardware for
+  // the program (e.g. Ragasa: every Mini Packet fits one packet, the Membership Tables hold
+  // the run's broadcasts), so both refuse the same scenario with the same message. Throws
+  // config_error. nullptr: none.
   void (*check_hardware)(const scenario& s, const network::topology& topo,
-                         const network::placement& place, uint32_t root) = nullptr;
+                         const network::placement& place, const algorithms::program& prog) =
+      nullptr;
 };
 
 // Every registered family.
 const std::vector<offload_family>& offload_families();
 // The family the algorithm's schedules need (algorithm_info::offload); nullptr: none.
 const offload_family* family_of_algorithm(const std::string& algorithm);
+// The family the scenario's collectives need (the first collective naming one); nullptr:
+// none.
+const offload_family* family_of_scenario(const scenario& s);
 
 }  // namespace bcastsim::tb

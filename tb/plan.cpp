@@ -70,23 +70,6 @@ void check_packets_per_message(const scenario& s, const algorithms::program& pro
   }
 }
 
-// An offload family builds its hardware for one broadcast of the whole job today (Ragasa:
-// one tree, collective id 1); several trees in flight are not modelled yet.
-void check_offloaded(const scenario& s, const plan& p) {
-  for (const algorithms::instance_info& inst : p.prog.instances) {
-    if (inst.algorithm->offload.empty()) continue;
-    const bool alone = p.prog.instances.size() == 1 && !inst.all_roots &&
-                       inst.ranks.size() == p.place->num_ranks();
-    if (alone) continue;
-    const std::string key = s.collective_keys[inst.collective] + ".algorithm";
-    throw config_error(key, key + " = " + inst.algorithm->name +
-                                " runs only as the run's one collective (one root, every rank "
-                                "of the job, no repetition) in this version; allowed with "
-                                "several collectives, collective.roots = all, collective.ranks "
-                                "or collective.repeat: a host-based algorithm");
-  }
-}
-
 std::string plain(double v) {
   std::ostringstream os;
   os << std::setprecision(4) << v;
@@ -148,14 +131,17 @@ plan make_plan(scenario& s) {
   check_background_load(s);
   if (s.algorithm == "none") return p;  // synthetic traffic only: no schedule, no hosts
   try {
-    p.prog = algorithms::make_program(s.collectives, *p.topo, *p.place, s.collective_keys);
+    // ragasa.relay shapes the hosts' part of Ragasa's broadcasts (algorithms/registry.h).
+    const algorithms::ragasa_relay relay = s.cfg.text("ragasa.relay") == "unit"
+                                               ? algorithms::ragasa_relay::unit
+                                               : algorithms::ragasa_relay::node;
+    p.prog = algorithms::make_program(s.collectives, *p.topo, *p.place, s.collective_keys, relay);
   } catch (const algorithms::program_error& e) {
     throw config_error(e.key, e.what());
   } catch (const std::logic_error& e) {
     throw simulation_failure(e.what());  // an algorithm produced an invalid schedule
   }
   check_packets_per_message(s, p.prog);
-  check_offloaded(s, p);
   return p;
 }
 

@@ -167,7 +167,7 @@ void host::start(uint32_t i) {
                                     ": an offload broadcast, but the fabric has no Bcast Units");
         break;
       }
-      if (!m_gate_open) {
+      if (!m_gate_open[o.context]) {
         m_gated.push_back(i);
         break;
       }
@@ -178,16 +178,22 @@ void host::start(uint32_t i) {
   }
 }
 
-void host::enable_offload(const tlm_net::family_header& target, uint32_t collective_id) {
+void host::enable_offload(const tlm_net::family_header& target) {
   m_offload_target = target;
-  m_offload_collective = collective_id;
-  m_gate_open = false;
+  m_gate_open.assign(m_prog.context_instance.size(), false);
 }
 
-void host::open_offload_gate() {
-  m_gate_open = true;
-  for (uint32_t i : m_gated) m_agenda.push(sc_core::sc_time_stamp(), action{action_kind::start, i});
-  m_gated.clear();
+void host::open_offload_gate(uint32_t context) {
+  m_gate_open[context] = true;
+  for (size_t k = 0; k < m_gated.size();) {
+    const uint32_t i = m_gated[k];
+    if (m_program.ops[i].context != context) {
+      ++k;
+      continue;
+    }
+    m_agenda.push(sc_core::sc_time_stamp(), action{action_kind::start, i});
+    m_gated.erase(m_gated.begin() + static_cast<std::ptrdiff_t>(k));
+  }
   m_agenda.arm();
 }
 
@@ -206,7 +212,7 @@ void host::complete(uint32_t i) {
     message m;
     m.dst = m_nic.terminal();  // routing aims at the own router; its unit takes the packets
     m.offload = m_offload_target;
-    m.collective_id = m_offload_collective;
+    m.collective_id = o.context + 1;
     m.bytes = o.bytes;
     m.buf_offset = o.offset;
     m.tag = o.tag;

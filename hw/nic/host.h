@@ -9,9 +9,10 @@
 //            message to every other rank, numbered among the rank's offload broadcasts of
 //            that tag (a schedule does not mix them with sends on one tag).
 //   compute  the CPU is busy for the given time.
-//   offload_bcast  (Ragasa) once the in-network tree is configured (the management node
-//            opens the gate), the CPU spends send_overhead_ns, then the NIC sends the
-//            message once, to the Bcast Unit of the rank's own router; it completes then.
+//   offload_bcast  (Ragasa) once the in-network tree of its context is configured (the
+//            management node opens that context's gate), the CPU spends send_overhead_ns,
+//            then the NIC sends the message once, to the Bcast Unit of the rank's own router,
+//            as collective context + 1; it completes then.
 // One CPU per host: overheads and computation are serialised. The rank holds the data when
 // the messages arrived at its NIC cover every byte of the buffer (the root from the start);
 // bytes that arrive again (MPICH's allgather re-sends blocks) neither count twice nor
@@ -77,12 +78,12 @@ class host final : public sc_core::sc_module, public nic_client {
   void on_message(network::terminal_id src, uint32_t collective_id, uint32_t tag,
                   uint64_t buf_offset, uint64_t bytes, uint32_t seq) override;
 
-  // Offload ops send their data once, as collective `collective_id`, with the offload
-  // family's header `target` (e.g. Ragasa: to the Bcast Unit of the rank's own router;
-  // routing aims at the rank's own terminal), and wait until open_offload_gate(): the
-  // family's set-up is done.
-  void enable_offload(const tlm_net::family_header& target, uint32_t collective_id);
-  void open_offload_gate();
+  // Offload ops send their data once, with the offload family's header `target` (e.g.
+  // Ragasa: to the Bcast Unit of the rank's own router; routing aims at the rank's own
+  // terminal), and wait until open_offload_gate(context) of their context: the family's
+  // set-up of that collective is done.
+  void enable_offload(const tlm_net::family_header& target);
+  void open_offload_gate(uint32_t context);
 
   bool finished() const { return m_completed == m_program.ops.size(); }
   // The instances the rank is a member of, in program order.
@@ -165,9 +166,8 @@ class host final : public sc_core::sc_module, public nic_client {
   std::vector<channel> m_send_channels;             // sorted by (peer, tag), made at construction
   std::vector<channel> m_recv_channels;             // likewise; the hot path allocates nothing
   tlm_net::family_header m_offload_target;          // family 0: no offload hardware
-  uint32_t m_offload_collective = 0;
-  bool m_gate_open = true;
-  std::vector<uint32_t> m_gated;      // offload ops waiting for the gate
+  std::vector<bool> m_gate_open;      // [context]; empty: no offload hardware, no gate
+  std::vector<uint32_t> m_gated;      // offload ops waiting for their gate
   std::vector<arrived> m_unexpected;  // messages in, not matched, in order
   uint64_t m_completed = 0;
   std::vector<slot> m_slots;  // by instance

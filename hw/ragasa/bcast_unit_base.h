@@ -26,7 +26,10 @@ struct bcast_unit_params {
   uint32_t rx_queues = 4;
   uint32_t rx_queue_packets = 8;  // depth of each Rx-queue
   uint64_t working_memory_bytes = 65536;
-  uint32_t membership_entries = 64;            // collectives the Membership Table holds
+  // The paper gives no size. 128: the all-nodes experiment of the paper (72 nodes, every
+  // one a root) keeps 72 broadcasts in every unit at once, and tables are sized in powers
+  // of two.
+  uint32_t membership_entries = 128;  // broadcasts the Membership Table holds
   uint64_t descriptor_threshold_bytes = 4096;  // bytes of a message before descriptors
   uint32_t work_queue_descriptors = 16;        // Work Queue Element capacity
   uint32_t send_queue_descriptors = 8;         // dispatched descriptors the SPS holds

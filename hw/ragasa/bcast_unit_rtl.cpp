@@ -25,7 +25,7 @@ namespace {
 constexpr uint32_t k_ri_max = 64;
 constexpr uint32_t k_rxq_max = 8;
 constexpr uint32_t k_rxq_depth_max = 16;
-constexpr uint32_t k_mt_max = 64;
+constexpr uint32_t k_mt_max = 128;
 constexpr uint32_t k_child_max = 16;
 constexpr uint32_t k_wq_max = 64;
 constexpr uint32_t k_sq_max = 16;

@@ -7,6 +7,7 @@
 #include "tb/fabric.h"
 #include "tb/format.h"
 #include "tb/ragasa/report.h"
+#include "tb/ragasa/trees.h"
 #include "tb/simulation.h"
 #ifdef BCASTSIM_WITH_VERILATOR
 #include "hw/ragasa/bcast_unit_rtl.h"
@@ -75,41 +76,21 @@ settings read_settings(const config& cfg, const scenario& s, bool used) {
   hw::ragasa::parse_unit_model(cfg.text("ragasa.model"), st.model);
   if (used) check_model(cfg, st);
   st.management_terminal = parse_management_terminal(cfg);
+  st.relay = cfg.text("ragasa.relay") == "unit" ? algorithms::ragasa_relay::unit
+                                                : algorithms::ragasa_relay::node;
   return st;
 }
 
 namespace {
 
-// Every router's Mini Packet (header and one entry per child of the tree) fits one packet.
-void check_mini_packets(const hw::ragasa::manager_params& mp, uint32_t packet_bytes,
-                        const algorithms::ragasa_tree& tree) {
-  if (mp.mini_packet_header_bytes > packet_bytes) {
-    throw config_error(
-        "ragasa.mini_packet_header_bytes",
-        "ragasa.mini_packet_header_bytes = " + std::to_string(mp.mini_packet_header_bytes) +
-            " exceeds one packet; allowed: at most network.packet_bytes = " +
-            std::to_string(packet_bytes));
-  }
-  for (size_t r = 0; r < tree.children.size(); ++r) {
-    if (hw::ragasa::mini_packet_bytes(mp, tree.children[r].size()) > packet_bytes) {
-      throw config_error("ragasa.mini_packet_child_bytes",
-                         "the Mini Packet of router " + std::to_string(r) + " (" +
-                             std::to_string(tree.children[r].size()) +
-                             " children) exceeds one packet (network.packet_bytes = " +
-                             std::to_string(packet_bytes) +
-                             "); allowed: ragasa.mini_packet_header_bytes + children * "
-                             "ragasa.mini_packet_child_bytes <= network.packet_bytes");
-    }
-  }
-}
-
 class instance final : public offload_instance {
  public:
   explicit instance(const offload_context& ctx)
-      : m_ctx(ctx), m_settings(read_settings(ctx.s.cfg, ctx.s)) {
-    m_tree = algorithms::make_ragasa_tree(ctx.topo, ctx.place, ctx.sched.root);
-    check_mini_packets(m_settings.manager, ctx.s.nic.packet_bytes, m_tree);
-  }
+      : m_ctx(ctx),
+        m_settings(read_settings(ctx.s.cfg, ctx.s)),
+        m_broadcasts(plan_broadcasts(ctx.topo, ctx.place, ctx.prog, m_settings.relay,
+                                     m_settings.manager, ctx.s.nic.packet_bytes,
+                                     m_settings.unit.membership_entries)) {}
 
   ~instance() override {
     // Teardown newest first (see fabric::~fabric).
@@ -180,9 +161,8 @@ class instance final : public offload_instance {
   offload_context m_ctx;
   settings m_settings;
   hw::ragasa::router_hook m_hook;
-  algorithms::ragasa_tree m_tree;
+  unit_broadcasts m_broadcasts;  // their Membership lists are the units' sources
   const fabric* m_fabric = nullptr;
-  std::vector<hw::ragasa::membership_source> m_memberships;           // [router]
   std::vector<std::unique_ptr<hw::ragasa::bcast_unit_base>> m_units;  // [router]
   std::vector<std::unique_ptr<tlm_net::link>> m_links;                // the units' router ports
   // Recording of the units' inputs (--record-unit-inputs), else empty: a tap per unit.
@@ -196,7 +176,7 @@ void instance::make_unit(fabric& fab, network::router_id r) {
   const network::terminal_id terminal = m_ctx.topo.terminals_of(r).front();
   // The unit draws routing entropy as a NIC of its router would.
   m_units.push_back(hw::ragasa::make_bcast_unit(m_settings.model, ("unit_" + id).c_str(), terminal,
-                                                m_settings.unit, fab.pool, m_memberships[r],
+                                                m_settings.unit, fab.pool, m_broadcasts.sources[r],
                                                 &m_ctx.routing));
   hw::ragasa::bcast_unit_base& u = *m_units.back();
   hw::router& rt = *fab.routers[r];
@@ -206,7 +186,7 @@ void instance::make_unit(fabric& fab, network::router_id r) {
   if (m_recorder) {  // a tap records what enters the unit
     m_recorder->add_unit(u.basename(), r, terminal, u.params(), m_settings.port, m_ctx.s.router);
     m_taps.push_back(std::make_unique<cosim::unit_input_tap>(
-        ("tap_unit_" + id).c_str(), *m_recorder, u.basename(), m_memberships[r]));
+        ("tap_unit_" + id).c_str(), *m_recorder, u.basename(), m_broadcasts.sources[r]));
     m_links.back()->out.bind(m_taps.back()->in);
     m_taps.back()->out.bind(u.in);
   } else {
@@ -223,30 +203,41 @@ void instance::attach(fabric& fab) {
     m_recorder = std::make_unique<cosim::unit_input_recorder>(m_ctx.record_inputs);
   }
   const uint32_t nr = m_ctx.topo.num_routers();
-  m_memberships.resize(nr);
   m_units.reserve(nr);
   for (uint32_t r = 0; r < nr; ++r) make_unit(fab, r);
-  const uint32_t mgmt = m_settings.management_terminal == network::invalid_id
-                            ? m_ctx.place.terminal_of(m_ctx.sched.root)
-                            : m_settings.management_terminal;
+  // "root": the root of the run's first Ragasa broadcast.
+  const uint32_t mgmt = m_settings.management_terminal != network::invalid_id
+                            ? m_settings.management_terminal
+                        : m_broadcasts.list.empty() ? m_ctx.place.terminal_of(m_ctx.sched.root)
+                                                    : m_broadcasts.list.front().root_terminal;
   if (mgmt >= m_ctx.topo.num_terminals()) {
     throw config_error("ragasa.management_terminal",
                        "ragasa.management_terminal = " + std::to_string(mgmt) +
                            " is not a terminal; allowed: root or 0 .. " +
                            std::to_string(m_ctx.topo.num_terminals() - 1));
   }
-  m_manager = std::make_unique<hw::ragasa::manager>("manager", m_ctx.topo, m_tree, *fab.nics[mgmt],
-                                                    m_memberships, m_settings.manager);
-  for (auto& u : m_units) u->set_listener(m_manager.get());
-  for (uint32_t rank = 0; rank < fab.hosts.size(); ++rank) {
-    bool offloads = false;
-    for (const algorithms::op& o : m_ctx.sched.ranks[rank].ops)
-      offloads |= o.kind == algorithms::op_kind::offload_bcast;
-    if (!offloads) continue;
-    const network::router_id r = m_ctx.topo.router_of(m_ctx.place.terminal_of(rank));
-    fab.hosts[rank]->enable_offload(hw::ragasa::to_unit(r), m_settings.manager.collective_id);
-    m_manager->add_gated_host(*fab.hosts[rank]);
+  std::vector<hw::ragasa::managed_collective> managed;
+  std::vector<bool> offloads(fab.hosts.size(), false);
+  for (const unit_broadcast& b : m_broadcasts.list) {
+    hw::ragasa::managed_collective c;
+    c.collective_id = b.context + 1;
+    c.context = b.context;
+    c.routers = b.routers;
+    c.mini_packet_bytes = b.mini_packet_bytes;
+    for (const uint32_t rank : b.offloading_ranks) {
+      c.gated.push_back(fab.hosts[rank].get());
+      offloads[rank] = true;
+    }
+    managed.push_back(std::move(c));
   }
+  for (uint32_t rank = 0; rank < fab.hosts.size(); ++rank) {
+    if (!offloads[rank]) continue;
+    const network::router_id r = m_ctx.topo.router_of(m_ctx.place.terminal_of(rank));
+    fab.hosts[rank]->enable_offload(hw::ragasa::to_unit(r));
+  }
+  m_manager = std::make_unique<hw::ragasa::manager>("manager", m_ctx.topo, *fab.nics[mgmt],
+                                                    std::move(managed), m_settings.manager);
+  for (auto& u : m_units) u->set_listener(m_manager.get());
 }
 
 void instance::finish() {
@@ -261,7 +252,10 @@ uint32_t instance::describe_stall(std::ostream& os, uint32_t max) const {
   }
   if (m_manager && !m_manager->setup_done()) {
     os << "  " << m_manager->name() << ": " << m_manager->mini_packets_parsed.value << " of "
-       << m_manager->expected_mini_packets() << " Mini Packets parsed (set-up incomplete)\n";
+       << m_manager->expected_mini_packets() << " Mini Packets parsed; set-up incomplete for "
+       << "collective";
+    for (const uint32_t id : m_manager->incomplete(8)) os << " " << id;
+    os << " ...\n";
   }
   return shown;
 }
@@ -277,9 +271,8 @@ std::unique_ptr<offload_instance> create(const offload_context& ctx) {
 }
 
 void check(const config& cfg, const scenario& s) {
-  read_settings(cfg, s,
-                family_of_algorithm(s.algorithm) != nullptr &&
-                    family_of_algorithm(s.algorithm)->name == "ragasa");
+  const offload_family* f = family_of_scenario(s);
+  read_settings(cfg, s, f != nullptr && f->name == "ragasa");
 }
 
 void summary(const nlohmann::json& r, const summary_row& row) {
@@ -319,7 +312,13 @@ std::vector<params::decl> declarations() {
   for (params::decl& k : params::declarations_of<hw::ragasa::manager_params>()) d.push_back(k);
   d.push_back(params::text_key("ragasa.management_terminal", "root",
                                "terminal of the management node that sends the Mini Packets: "
-                               "root (the root rank's terminal) or a terminal number"));
+                               "root (the terminal of the first Ragasa broadcast's root) or a "
+                               "terminal number"));
+  d.push_back(params::choice_key(
+      "ragasa.relay", "node", {"node", "unit"},
+      "how the data goes from one level of the tree to the next: node (the paper's reading: "
+      "nodes that received it hand it, through host and NIC, to their router's unit) or unit "
+      "(units send straight to the next level's units)"));
   return d;
 }
 
@@ -340,14 +339,25 @@ offload_family family() {
                      "ragasa.units.bytes_replicated",
                      "ragasa.units.packets_out"};
   f.summary = summary;
-  f.replication_tree = [](const network::topology& topo, const network::placement& place,
-                          uint32_t root) {
-    return algorithms::make_ragasa_tree(topo, place, root);
+  f.replication_tree = [](const scenario& s, const network::topology& topo,
+                          const network::placement& place, uint32_t root, uint32_t sender) {
+    if (read_settings(s.cfg, s).relay == algorithms::ragasa_relay::unit)
+      return algorithms::make_ragasa_tree(topo, place, root);
+    // Nodes relaying: the sender's unit sends to terminals only.
+    const algorithms::ragasa_relays rl = algorithms::make_ragasa_relays(topo, place, root);
+    algorithms::ragasa_tree t;
+    t.root_terminal = place.terminal_of(sender);
+    t.root_router = topo.router_of(t.root_terminal);
+    t.children.assign(topo.num_routers(), {});
+    for (const network::terminal_id c : rl.children[t.root_router])
+      t.children[t.root_router].push_back({algorithms::child_kind::terminal, c});
+    return t;
   };
   f.check_hardware = [](const scenario& s, const network::topology& topo,
-                        const network::placement& place, uint32_t root) {
-    check_mini_packets(read_settings(s.cfg, s).manager, s.nic.packet_bytes,
-                       algorithms::make_ragasa_tree(topo, place, root));
+                        const network::placement& place, const algorithms::program& prog) {
+    const settings st = read_settings(s.cfg, s);
+    plan_broadcasts(topo, place, prog, st.relay, st.manager, s.nic.packet_bytes,
+                    st.unit.membership_entries);
   };
   return f;
 }

@@ -5,6 +5,7 @@
 // result.json gets `ragasa.setup` and `ragasa.units`.
 #pragma once
 
+#include "algorithms/ragasa_tree.h"
 #include "hw/ragasa/bcast_unit_base.h"
 #include "hw/ragasa/manager.h"
 #include "hw/ragasa/unit_factory.h"
@@ -21,6 +22,7 @@ struct settings {
   hw::ragasa::manager_params manager;
   // Terminal of the management node; invalid_id = the root rank's terminal.
   uint32_t management_terminal = network::invalid_id;
+  algorithms::ragasa_relay relay = algorithms::ragasa_relay::node;  // ragasa.relay
 };
 
 // Reads and checks the settings (throws config_error naming the key). `used`: the scenario's

@@ -341,16 +341,18 @@ BOOST_AUTO_TEST_CASE(verify_accepts_offload_bcast) {
   BOOST_TEST(v.rounds == 2u);
 }
 
-BOOST_AUTO_TEST_CASE(verify_reports_offload_bcast_without_recv) {
+// An offload reaches the ranks that receive from it (the hardware's tree is built from the
+// same schedule): a rank without that receive is never reached.
+BOOST_AUTO_TEST_CASE(verify_reports_a_rank_an_offload_never_reaches) {
   schedule s = ragasa_bcast(4, 0, 64);
   s.ranks[3].ops.clear();
   const verify_result v = verify_schedule(s);
   log_errors(v);
   BOOST_TEST(!v.ok);
   BOOST_TEST(v.messages == 2u);
-  BOOST_TEST(has_error(v, "unreceived message: rank 0 op 0 sends [0, 64) to rank 3 tag 0"));
   BOOST_TEST(has_error(v, "rank 3 never receives bytes [0, 64)"));
 }
+
 
 BOOST_AUTO_TEST_CASE(verify_reports_offload_bcast_with_wrong_peer) {
   schedule s = two_ranks(10);

@@ -167,6 +167,7 @@ BOOST_AUTO_TEST_CASE(ragasa_run_and_analyze_agree_on_hops) {
   // 3.34). Every message has 32 packets, so per-message and per-packet averages agree.
   config c;
   c.set("collective.algorithm", "ragasa");
+  c.set("ragasa.relay", "unit");  // the unit tree's edges
   const auto a = analyze_scenario(c);
   const auto r = bcastsim::tb::run_scenario(c);
   BOOST_TEST(a["hops_avg"].get<double>() == 237.0 / 71.0, boost::test_tools::tolerance(1e-12));
@@ -241,6 +242,7 @@ BOOST_AUTO_TEST_CASE(ragasa_offload_counts_each_tree_edge_once) {
   // 4 (36): 237 over 71 messages.
   config c;
   c.set("collective.algorithm", "ragasa");
+  c.set("ragasa.relay", "unit");  // the unit tree's edges
   const auto r = analyze_scenario(c);
   BOOST_TEST(r["collective"]["algorithm"].get<std::string>() == "ragasa");
   BOOST_TEST(r["collective"]["ranks"].get<uint32_t>() == 72u);

@@ -166,20 +166,50 @@ BOOST_AUTO_TEST_CASE(computation_beside_a_host_based_broadcast_delays_its_steps)
   }
 }
 
-BOOST_AUTO_TEST_CASE(offloaded_broadcasts_beside_others_are_refused_naming_the_key) {
-  const outcome roots =
-      run_cli("run -q --set collective.algorithm=ragasa --set collective.roots=all");
-  BOOST_TEST(roots.code == 2, roots.output);
-  BOOST_TEST(bcastsim::test::contains(roots.output, "collective.algorithm = ragasa runs only"),
-             roots.output);
-  const std::string dir = fresh_dir();
-  {
-    std::ofstream f(dir + "/s.yaml");
-    f << "collectives:\n  - {algorithm: binomial}\n  - {algorithm: ragasa}\n";
+// Ragasa broadcasts in flight together, with others, over communicators and repeated, in
+// both relay modes (one simulation per process: a case each): each its own tree and
+// Membership entry (collective id = context + 1); every member of every one holds every
+// byte, and every packet is delivered.
+void check_many_ragasa_broadcasts(const std::string& relay) {
+  const json r = run_scenario(from_yaml("ragasa: {relay: " + relay + R"(}
+collectives:
+  - {name: a, algorithm: ragasa, roots: all, bytes: 1KiB, ranks: 0-39}
+  - {name: b, algorithm: ragasa, bytes: 5000, root: 7, repeat: 3, compute_ns: 500}
+  - {name: c, algorithm: binomial, bytes: 2KiB, root: 1, after: a}
+  - {name: d, algorithm: ragasa, bytes: 3000, ranks: 30-71, root: 5, mode: overlap, compute_ns: 800}
+)"));
+  BOOST_TEST(r["collectives"].size() == 6u);
+  for (const json& e : r["collectives"]) {
+    BOOST_TEST_CONTEXT(e.dump()) {
+      BOOST_TEST(e["ranks_complete"] == e["ranks"]);
+      BOOST_TEST(e["completion_ns"].get<double>() > 0.0);
+    }
   }
-  const outcome list = run_cli("run -q " + dir + "/s.yaml --out " + dir);
-  BOOST_TEST(list.code == 2, list.output);
-  BOOST_TEST(bcastsim::test::contains(list.output, "collectives.1.algorithm"), list.output);
+  BOOST_TEST(instances_of(r, "a")[0]["messages"] == 40 * 39);
+  BOOST_TEST(instances_of(r, "d")[0]["root"] == 35);
+  const json& pk = r["packets"];
+  BOOST_TEST(pk["injected"].get<uint64_t>() + pk["offload_copies"].get<uint64_t>() ==
+             pk["delivered"].get<uint64_t>() + pk["offload_taken"].get<uint64_t>());
+  // One Mini Packet per participating router and broadcast: 40 + 3 + 1 broadcasts.
+  BOOST_TEST(r["ragasa"]["setup"]["mini_packets"].get<uint64_t>() >= 44u);
+  BOOST_TEST(r["ragasa"]["units"]["membership_peak_entries"].get<uint64_t>() >= 40u);
+}
+
+BOOST_AUTO_TEST_CASE(ragasa_broadcasts_run_many_at_once_nodes_relaying) {
+  check_many_ragasa_broadcasts("node");
+}
+
+BOOST_AUTO_TEST_CASE(ragasa_broadcasts_run_many_at_once_units_relaying) {
+  check_many_ragasa_broadcasts("unit");
+}
+
+BOOST_AUTO_TEST_CASE(more_ragasa_broadcasts_than_table_entries_are_refused_naming_the_key) {
+  const outcome o = run_cli(
+      "run -q --set collective.algorithm=ragasa --set collective.roots=all "
+      "--set ragasa.membership_entries=64");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(bcastsim::test::contains(o.output, "ragasa.membership_entries = 64"), o.output);
+  BOOST_TEST(bcastsim::test::contains(o.output, "allowed: at least 72"), o.output);
 }
 
 BOOST_AUTO_TEST_CASE(a_zero_byte_allgather_is_complete_at_once_and_ends_background_traffic) {

@@ -44,12 +44,23 @@ BOOST_AUTO_TEST_CASE(run_mpich_auto) {
                "--set collective.random_root=on --seed 7");
 }
 BOOST_AUTO_TEST_CASE(run_ragasa_systemc) {
-  check_golden("run_ragasa_systemc", "run", src + "/experiments/ragasa/df72.yaml");
+  check_golden("run_ragasa_systemc", "run",
+               src + "/experiments/ragasa/df72.yaml --set ragasa.relay=unit");
+}
+// The paper's reading (ragasa.relay: node, the default), one root and every node a root.
+BOOST_AUTO_TEST_CASE(run_ragasa_node_relay) {
+  check_golden("run_ragasa_node_relay", "run", src + "/experiments/ragasa/df72.yaml");
+}
+BOOST_AUTO_TEST_CASE(run_ragasa_all_roots) {
+  check_golden("run_ragasa_all_roots", "run",
+               src + "/experiments/ragasa/df72.yaml --set collective.roots=all "
+                     "--set collective.bytes=2048");
 }
 BOOST_AUTO_TEST_CASE(run_ragasa_small_buffers) {
   check_golden("run_ragasa_small_buffers", "run",
                src + "/experiments/ragasa/df72.yaml --set collective.bytes=65536 "
-                     "--set ragasa.working_memory_bytes=2048 --set ragasa.rx_queue_packets=2");
+                     "--set ragasa.working_memory_bytes=2048 --set ragasa.rx_queue_packets=2 "
+                     "--set ragasa.relay=unit");
 }
 BOOST_AUTO_TEST_CASE(run_nonminimal_background) {
   check_golden("run_nonminimal_background", "run",
@@ -83,14 +94,19 @@ BOOST_AUTO_TEST_CASE(run_g5_minimal_block_stats_link_traffic) {
 BOOST_AUTO_TEST_CASE(run_ragasa_block_stats) {
   check_golden("run_ragasa_block_stats", "run",
                "--set collective.algorithm=ragasa --set output.block_stats=on "
-               "--set collective.bytes=4096" +
+               "--set collective.bytes=4096 --set ragasa.relay=unit" +
                    random32);
 }
 BOOST_AUTO_TEST_CASE(analyze_default) {
   check_golden("analyze_default", "analyze", "");
 }
 BOOST_AUTO_TEST_CASE(analyze_ragasa) {
-  check_golden("analyze_ragasa", "analyze", "--set collective.algorithm=ragasa" + random32);
+  check_golden("analyze_ragasa", "analyze",
+               "--set collective.algorithm=ragasa --set ragasa.relay=unit" + random32);
+}
+BOOST_AUTO_TEST_CASE(analyze_ragasa_node_relay) {
+  check_golden("analyze_ragasa_node_relay", "analyze",
+               "--set collective.algorithm=ragasa" + random32);
 }
 BOOST_AUTO_TEST_CASE(analyze_df5k_binomial) {
   check_golden("analyze_df5k_binomial", "analyze", src + "/experiments/topology-aware/df5k.yaml");

@@ -7,5 +7,5 @@ using bcastsim::test::check_golden;
 BOOST_AUTO_TEST_CASE(run_ragasa_rtl) {
   check_golden("run_ragasa_rtl", "run",
                std::string(BCASTSIM_SOURCE_DIR) +
-                   "/experiments/ragasa/df72.yaml --set ragasa.model=rtl");
+                   "/experiments/ragasa/df72.yaml --set ragasa.model=rtl --set ragasa.relay=unit");
 }

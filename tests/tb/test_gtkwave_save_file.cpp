@@ -192,7 +192,8 @@ BOOST_AUTO_TEST_CASE(save_file_zooms_to_the_trace_window) {
 BOOST_AUTO_TEST_CASE(rtl_unit_is_traced_into_the_run_vcd) {
 #ifdef BCASTSIM_WITH_VERILATOR
   const traced_run r = run_traced(
-      "--set collective.algorithm=ragasa --set ragasa.model=rtl --set trace.blocks=unit_0");
+      "--set collective.algorithm=ragasa --set ragasa.relay=unit --set ragasa.model=rtl "
+      "--set trace.blocks=unit_0");
   expect_readable(r, {"unit_0"}, k_dragonfly_classes);
   BOOST_TEST(r.gtkw.groups[0] == "unit_0 (Bcast Unit, verilated RTL, stages in pipeline order)");
   BOOST_TEST(r.vcd.names.size() == 14u);

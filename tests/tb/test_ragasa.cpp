@@ -109,15 +109,18 @@ run_result run_bcastsim(const std::vector<std::string>& sets, const std::string&
 }
 
 // The scenario's configuration, with the algorithm first so a case may override it.
+// These cases check the unit tree (units chaining to units): ragasa.relay = unit.
 tb::config config_of(const std::string& algorithm, const std::vector<std::string>& sets) {
   tb::config c;
   c.set("collective.algorithm", algorithm);
+  c.set("ragasa.relay", "unit");
   for (const std::string& s : sets) c.set(s);
   return c;
 }
 
 std::vector<std::string> with(const std::string& algorithm, std::vector<std::string> sets) {
   sets.insert(sets.begin(), "collective.algorithm=" + algorithm);
+  sets.insert(sets.begin() + 1, "ragasa.relay=unit");
   sets.push_back("output.block_stats=on");
   return sets;
 }

@@ -15,7 +15,7 @@ BOOST_AUTO_TEST_CASE(mpirun_n2_and_j2_give_identical_csvs) {
   const std::string study = write_study(dir,
                                         "name: mpi\n"
                                         "seed: 3\n"
-                                        "set: {job.placement: random}\n"
+                                        "set: {job.placement: random, ragasa.relay: unit}\n"
                                         "replicates: 2\n"
                                         "cross:\n"
                                         "  collective.algorithm: [binomial, glf, ragasa]\n"

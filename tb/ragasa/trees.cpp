@@ -1,0 +1,112 @@
+#include "tb/ragasa/trees.h"
+
+#include "tb/config.h"
+
+#include <algorithm>
+#include <string>
+
+namespace bcastsim::tb::ragasa {
+
+void check_mini_packet(const hw::ragasa::manager_params& mp, uint32_t packet_bytes,
+                       network::router_id r, size_t children) {
+  if (mp.mini_packet_header_bytes > packet_bytes) {
+    throw config_error(
+        "ragasa.mini_packet_header_bytes",
+        "ragasa.mini_packet_header_bytes = " + std::to_string(mp.mini_packet_header_bytes) +
+            " exceeds one packet; allowed: at most network.packet_bytes = " +
+            std::to_string(packet_bytes));
+  }
+  if (hw::ragasa::mini_packet_bytes(mp, children) <= packet_bytes) return;
+  throw config_error("ragasa.mini_packet_child_bytes",
+                     "the Mini Packet of router " + std::to_string(r) + " (" +
+                         std::to_string(children) +
+                         " children) exceeds one packet (network.packet_bytes = " +
+                         std::to_string(packet_bytes) +
+                         "); allowed: ragasa.mini_packet_header_bytes + children * "
+                         "ragasa.mini_packet_child_bytes <= network.packet_bytes");
+}
+
+namespace {
+
+// The member of `inst` rooting its k-th context.
+uint32_t root_member(const algorithms::instance_info& inst, uint32_t k) {
+  if (inst.all_roots) return k;
+  return static_cast<uint32_t>(std::find(inst.ranks.begin(), inst.ranks.end(), inst.root) -
+                               inst.ranks.begin());
+}
+
+// The routers taking part in either tree, each with its Mini Packet's size.
+template <class Tree>
+void add_routers(const Tree& tree, const hw::ragasa::manager_params& mp, uint32_t packet_bytes,
+                 unit_broadcast& b) {
+  for (const network::router_id r : tree.participating_routers()) {
+    const size_t children = tree.children[r].size();
+    check_mini_packet(mp, packet_bytes, r, children);
+    b.routers.push_back(r);
+    b.mini_packet_bytes.push_back(hw::ragasa::mini_packet_bytes(mp, children));
+  }
+}
+
+}  // namespace
+
+unit_broadcasts plan_broadcasts(const network::topology& topo, const network::placement& place,
+                                const algorithms::program& prog, algorithms::ragasa_relay relay,
+                                const hw::ragasa::manager_params& mp, uint32_t packet_bytes,
+                                uint32_t membership_entries) {
+  unit_broadcasts out;
+  out.sources.resize(topo.num_routers());
+  // [context]: the job ranks offloading in it.
+  std::vector<std::vector<uint32_t>> offloaders(prog.context_instance.size());
+  for (uint32_t rank = 0; rank < prog.sched.ranks.size(); ++rank) {
+    for (const algorithms::op& o : prog.sched.ranks[rank].ops) {
+      std::vector<uint32_t>& v = offloaders[o.context];
+      if (o.kind == algorithms::op_kind::offload_bcast && (v.empty() || v.back() != rank))
+        v.push_back(rank);
+    }
+  }
+  std::vector<uint32_t> per_router(topo.num_routers(), 0);
+  for (const algorithms::instance_info& inst : prog.instances) {
+    if (inst.algorithm->offload != "ragasa") continue;
+    std::vector<network::terminal_id> terminals;
+    for (const uint32_t rank : inst.ranks) terminals.push_back(place.terminal_of(rank));
+    const network::placement sub(topo, std::move(terminals));
+    for (uint32_t k = 0; k < inst.contexts; ++k) {
+      unit_broadcast b;
+      b.context = inst.first_context + k;
+      const uint32_t id = b.context + 1;
+      const uint32_t root = root_member(inst, k);
+      b.root_terminal = sub.terminal_of(root);
+      if (relay == algorithms::ragasa_relay::node) {
+        const algorithms::ragasa_relays rl = algorithms::make_ragasa_relays(topo, sub, root);
+        add_routers(rl, mp, packet_bytes, b);
+        hw::ragasa::fill_membership(rl, id, out.sources);
+      } else {
+        const algorithms::ragasa_tree t = algorithms::make_ragasa_tree(topo, sub, root);
+        add_routers(t, mp, packet_bytes, b);
+        hw::ragasa::fill_membership(topo, t, id, out.sources);
+      }
+      for (const network::router_id r : b.routers) {
+        if (++per_router[r] > out.busiest_count) {
+          out.busiest_count = per_router[r];
+          out.busiest_router = r;
+        }
+      }
+      b.offloading_ranks = offloaders[b.context];
+      out.list.push_back(std::move(b));
+    }
+  }
+  if (out.busiest_count > membership_entries) {
+    throw config_error(
+        "ragasa.membership_entries",
+        "router " + std::to_string(out.busiest_router) + " takes part in " +
+            std::to_string(out.busiest_count) +
+            " Ragasa broadcasts of the run (roots x repetitions x collectives), more than "
+            "ragasa.membership_entries = " +
+            std::to_string(membership_entries) +
+            " (a unit keeps a broadcast's entry until the run ends); allowed: at least " +
+            std::to_string(out.busiest_count));
+  }
+  return out;
+}
+
+}  // namespace bcastsim::tb::ragasa
