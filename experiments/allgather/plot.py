@@ -26,13 +26,17 @@ STYLE = {  # algorithm: (label, colour, marker)
     "forest": ("FOREST, roots all", "tab:purple", "D"),
     "ragasa": ("Ragasa, roots all", "tab:brown", "P"),
 }
-NETS = [("df72", "72-terminal Df(2,4,2)", 64, 72), ("df1056", "1,056-terminal Df(4,8,4)", 1024, 1056)]
+NETS = [("df72", "72-terminal Df(2,4,2)", 64, 72),
+        ("df1056", "1,056-terminal Df(4,8,4), 8 B to 4 KiB only", 1024, 1056)]
 
 
-def load(name):
-    path = os.path.join(HERE, "results", name + ".csv")
+def load(name, suffixes=("", "-extra")):
+    """results/NAME.csv and, if present, results/NAME-extra.csv (sizes in between)."""
     data = {}
-    if os.path.exists(path):
+    for suffix in suffixes:
+        path = os.path.join(HERE, "results", name + suffix + ".csv")
+        if not os.path.exists(path):
+            continue
         for r in csv.DictReader(open(path)):
             if r["exit"] == "0":
                 data.setdefault(r["collective.algorithm"], []).append(
@@ -49,7 +53,12 @@ def main():
     for col, (net, title, pow2, every) in enumerate(NETS):
         ax, rax = axes[0][col], axes[1][col]
         pw, al = load(f"{net}-pow2"), load(f"{net}-all")
-        sizes = sorted({b for d in (pw, al) for v in d.values() for b, _ in v})
+        sizes = sorted({b for d in (load(f"{net}-pow2", ("",)), load(f"{net}-all", ("",)))
+                        for v in d.values() for b, _ in v})  # ticks: the main sizes
+        if not sizes:
+            for a in (ax, rax):
+                a.text(0.5, 0.5, f"{title}: no results yet", ha="center", transform=a.transAxes)
+            continue
         for algo, (label, colour, marker) in STYLE.items():
             if algo in pw:
                 xs, ys = zip(*pw[algo])
@@ -61,13 +70,13 @@ def main():
         for d, lab in ((pw, f"{pow2}"), (al, f"{every}")):
             if "allgather-mpich" in d:
                 xs, ys = zip(*d["allgather-mpich"])
-                ax.plot(xs, ys, "x", color="black", ms=11, mew=1.8,
+                ax.plot(xs, ys, "x", color="black", ms=9, mew=1.3,
                         label="MPICH auto (measured)" if lab == f"{pow2}" else None)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xticks(sizes, [size_label(b) for b in sizes])
         ax.set_xlim(sizes[0] / 1.6, sizes[-1] * 1.6)
-        ax.set_title(f"{title}: all-to-all broadcast")
+        ax.set_title(f"All-to-all broadcast, {title}")
         ax.set_xlabel("bytes per rank")
         ax.set_ylabel("completion time (µs)")
         ax.grid(True, which="major", alpha=0.35)
@@ -91,6 +100,10 @@ def main():
         rax.set_xlabel("bytes per rank")
         rax.grid(True, which="both", alpha=0.3)
         rax.axhline(1, color="grey", lw=0.8)
+        ticks = [1, 1.5, 2, 3, 5, 10, 20, 50]
+        rax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+        rax.minorticks_off()
+        rax.set_title(f"relative to the fastest algorithm at each size, {pow2} ranks", fontsize=10)
     fig.tight_layout()
     out = os.path.join(HERE, "allgather.png")
     fig.savefig(out, dpi=110)

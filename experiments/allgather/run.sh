@@ -1,7 +1,8 @@
 #!/bin/sh
 # The all-to-all broadcast experiment (experiments/allgather/README.md). Run from the
 # repository root after `cmake --build build/release`:
-#   experiments/allgather/run.sh df72      # ~12 min of one core
+#   experiments/allgather/run.sh df72         # ~4.5 min of one core
+#   experiments/allgather/run.sh df72-extra   # ~10 s: sizes in between
 #   experiments/allgather/run.sh df1056    # ~25 min of one core; sizes capped, see README.md
 # Each sweep is scripts/sweep.py over one scenario; results/<name>.csv gets one row per run,
 # results/<name>.csv.d/ each run's result.json (not committed). Runs go one at a time
@@ -28,6 +29,14 @@ df72)
   run $D/df72.yaml --out $D/results/df72-all.csv --grid collective.ranks=all \
       --grid collective.algorithm=$ALLGATHERS,$BCAST --grid collective.bytes=$SIZES
   ;;
+df72-extra)
+  # Sizes in between, to place the crossovers (ring vs Bruck / rd, binomial roots all).
+  SIZES=128,256,1024,2048
+  run $D/df72.yaml --out $D/results/df72-pow2-extra.csv --grid collective.ranks=0-63 \
+      --grid collective.algorithm=allgather-rd,$ALLGATHERS,$BCAST --grid collective.bytes=$SIZES
+  run $D/df72.yaml --out $D/results/df72-all-extra.csv --grid collective.ranks=all \
+      --grid collective.algorithm=$ALLGATHERS,$BCAST --grid collective.bytes=$SIZES
+  ;;
 df1056)
   # Sizes capped: see README.md ("Sizes left out"). allgather-mpich is left out here: it
   # runs the same schedule as the algorithm it picks (checked bit for bit on df72), and
@@ -39,5 +48,5 @@ df1056)
   run $D/df1056.yaml --out $D/results/df1056-all.csv --grid collective.ranks=all \
       --grid collective.algorithm=allgather-ring,allgather-bruck,$BCAST --grid collective.bytes=$SIZES
   ;;
-*) echo "usage: $0 df72|df1056" >&2; exit 2 ;;
+*) echo "usage: $0 df72|df72-extra|df1056" >&2; exit 2 ;;
 esac

@@ -41,10 +41,13 @@ def size(b):
 
 
 def load(net, comm):
-    path = os.path.join(HERE, "results", f"{net}-{comm}.csv")
-    if not os.path.exists(path):
-        return None
-    return [r for r in csv.DictReader(open(path))]
+    """results/NET-COMM.csv and, if present, results/NET-COMM-extra.csv (sizes in between)."""
+    rows = None
+    for suffix in ("", "-extra"):
+        path = os.path.join(HERE, "results", f"{net}-{comm}{suffix}.csv")
+        if os.path.exists(path):
+            rows = (rows or []) + list(csv.DictReader(open(path)))
+    return rows
 
 
 def table(rows, p, wall):
@@ -76,8 +79,12 @@ def table(rows, p, wall):
                 line.append(f"{times[a]:,.2f}")
         if not wall:
             best = min((t, a) for a, t in times.items() if a != "allgather-mpich")
-            runner = sorted(t for a, t in times.items() if a != "allgather-mpich")
-            gap = f" ({runner[1] / runner[0]:.2f}x ahead)" if len(runner) > 1 else ""
+            runner = sorted((t, a) for a, t in times.items() if a != "allgather-mpich")
+            gap = ""
+            if len(runner) > 1:
+                ratio = runner[1][0] / runner[0][0]
+                gap = (f" (tied with {SHORT[runner[1][1]]}: {ratio:.4f}x)" if ratio < 1.005
+                       else f" ({ratio:.2f}x ahead of {SHORT[runner[1][1]]})")
             line[1 + algos.index(best[1])] = f"**{line[1 + algos.index(best[1])]}**"
             line.append(SHORT[best[1]] + gap)
             choice = mpich_choice(p, b)
