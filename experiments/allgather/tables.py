@@ -110,7 +110,7 @@ def main():
             rows = load(net, comm)
             if rows is None:
                 continue
-            what = "wall seconds per run" if args.wall else "completion in us"
+            what = "wall seconds per run" if args.wall else "completion in µs"
             print(f"\n### {title}, {p} ranks ({'ranks 0-%d' % (p - 1) if comm == 'pow2' else 'every rank'}): {what}\n")
             print(table(rows, p, args.wall))
 
