@@ -3,7 +3,7 @@
 # repository root after `cmake --build build/release`:
 #   experiments/allgather/run.sh df72         # ~4.5 min of one core
 #   experiments/allgather/run.sh df72-extra   # ~10 s: sizes in between
-#   experiments/allgather/run.sh df1056    # ~25 min of one core; sizes capped, see README.md
+#   experiments/allgather/run.sh df1056       # ~18 min of one core; sizes capped, see README.md
 # Each sweep is scripts/sweep.py over one scenario; results/<name>.csv gets one row per run,
 # results/<name>.csv.d/ each run's result.json (not committed). Runs go one at a time
 # (--jobs 1) under nice: the machine has two cores and is shared.
