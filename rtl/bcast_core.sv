@@ -8,8 +8,8 @@
 // its order: (1) the stages whose latency ends at this edge complete (store / Mini Packet
 // parse, descriptor generated, descriptor dispatched, copy built); (2) the SI takes the built
 // copy if the wrapper is ready, and the SPS starts the next copy; (3) the Dispatcher; (4)
-// descriptor generation; (5) RI -> Rx-queues; (6) the Receive Packet Scheduler, which closes
-// every open chunk when a head data packet finds memory full, then (4) again; (7) RI ->
+// descriptor generation; (5) RI -> Rx-queues; (6) the Receive Packet Scheduler (a head data
+// packet without room in Working Memory waits; open chunks never close early); (7) RI ->
 // Rx-queues into the slot just freed. A latency of c cycles started at edge t ends at t + c.
 //
 // Faults for the co-simulation regression to catch (compile-time defines):
@@ -407,13 +407,11 @@ module bcast_core
     return rx_mem[q][a];
   endfunction
 
-  logic memory_short, closed;
   always_comb begin
-    logic sched_done, gen_done, disp_done, built, fired, picked, can, release_it, busy, found;
+    logic sched_done, gen_done, disp_done, built, fired, picked, can, release_it, busy;
     logic [CW-1:0] c;
     logic [15:0] sent;
     logic [$clog2(SQ_MAX):0] k;
-    logic [31:0] last;
     logic [SW-1:0] s;
     logic [3:0] qi;
     logic msg_hit;
@@ -423,7 +421,6 @@ module bcast_core
     p = '0;
     c = '0;
     busy = 1'b0;
-    found = 1'b0;
     picked = 1'b0;
     msg_hit = 1'b0;
     mk = 0;
@@ -432,7 +429,6 @@ module bcast_core
     release_it = 1'b0;
     k = '0;
     can = 1'b0;
-    last = '0;
     s = '0;
     qi = '0;
     n_ri_head = ri_head;
@@ -534,8 +530,6 @@ module bcast_core
     mt_at = '0;
     coll_hit = 1'b0;
     coll_at = '0;
-    memory_short = 1'b0;
-    closed = 1'b0;
     for (int q = 0; q < RXQ_MAX; q++) rx_first[q] = rx_mem[q][rx_head[q]];
 
     // (1) Stages whose latency ends at this edge.
@@ -742,7 +736,6 @@ module bcast_core
             can = n_mem_used + 32'(p.bytes) <= cfg_wm_bytes &&
                 (n_free_cnt != '0 || n_fresh != (SW + 1)'(SLOT_MAX));
             if (!can) begin
-              memory_short = 1'b1;
               if (!n_stalled[qi[QW-1:0]]) begin
                 n_stalled[qi[QW-1:0]] = 1'b1;
                 if (n_rx_cnt[qi[QW-1:0]] > 1) n_hol[qi[QW-1:0]] = 1'b1;
@@ -791,27 +784,6 @@ module bcast_core
             n_rr = qi + 1'b1 == cfg_rx_queues[3:0] ? '0 : QW'(qi + 1'b1);
           end
         end
-      end
-      // Memory is short: partial chunks must go, or the memory they hold never frees. In
-      // ascending collective order, as the model's map.
-      if (!picked && memory_short) begin
-        last = '0;
-        for (int i = 0; i < COLL_MAX; i++) begin
-          found = 1'b0;
-          c = '0;
-          for (int cc = 0; cc < COLL_MAX; cc++)
-            if (n_colls[cc].valid && n_colls[cc].open_cnt != '0 &&
-                (i == 0 || n_colls[cc].coll > last) && (!found || n_colls[cc].coll < n_colls[c].coll)) begin
-              found = 1'b1;
-              c = CW'(cc);
-            end
-          if (found) begin
-            last = n_colls[c].coll;
-            close_chunk(c);
-            closed = 1'b1;
-          end
-        end
-        if (closed) generate_one();
       end
     end
 

@@ -150,15 +150,11 @@ void bcast_unit::schedule() {
   const sc_time now = sc_core::sc_time_stamp();
   if (now < m_sched_free) return;  // its `stored` action wakes us
   const uint32_t n = m_params.rx_queues;
-  bool memory_short = false;
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t qi = (m_rr + k) % n;
     rx_queue& q = m_rx[qi];
     if (q.fifo.empty()) continue;
-    if (!head_can_go(q, now)) {
-      memory_short |= q.fifo.front()->kind == tlm_net::packet_kind::data;
-      continue;
-    }
+    if (!head_can_go(q, now)) continue;
     packet* p = q.fifo.pop();
     if (m_observer) m_observer->on_scheduled(*p, qi);
     if (q.stalled) {
@@ -184,15 +180,6 @@ void bcast_unit::schedule() {
     m_agenda.push(m_sched_free, a);
     return;
   }
-  if (!memory_short) return;
-  // Memory is short: partial chunks must go out, or the memory they hold never frees.
-  bool closed = false;
-  for (auto& [id, c] : m_collectives) {
-    if (c.open.empty()) continue;
-    close_chunk(id);
-    closed = true;
-  }
-  if (closed) m_agenda.push(now, action{});  // descriptor generation runs before us
 }
 
 // Steps 3-4: the packet leaves the scheduler.
@@ -472,10 +459,22 @@ bool bcast_unit::describe_stall(std::ostream& os) const {
        << " collective " << q.fifo.front()->collective_id
        << (q.stalled ? " waits for Working Memory" : "") << "\n";
   }
+  uint64_t open_bytes = 0;
+  uint32_t open = 0;
   for (const auto& [id, c] : m_collectives) {
+    open_bytes += c.open_bytes;
+    open += !c.open.empty();
     if (c.waiting.empty() && c.open.empty()) continue;
     os << "    collective " << id << ": " << c.open.size() << " packets in an open chunk, "
        << c.waiting.size() << " batches wait for its Mini Packet\n";
+  }
+  if (open > 0 && m_batches.size() == m_free_batches.size() &&
+      open_bytes + m_params.packet_bytes > m_params.working_memory_bytes) {
+    os << "    Working Memory is held by the open chunks of " << open
+       << " collectives, whose next packets queue behind heads waiting for that memory: a "
+          "message-dependent deadlock (it holds "
+       << m_params.working_memory_bytes << " B; their chunks of up to "
+       << m_params.descriptor_threshold_bytes << " B need more)\n";
   }
   return true;
 }

@@ -19,8 +19,15 @@
 //                          Table (step 3).
 //   data stored            Working Memory (step 4). The collective's open chunk closes into a
 //                          batch once descriptor_threshold_bytes are in, or its message is
-//                          complete, or a head data packet finds memory full (so memory held
-//                          by a partial chunk cannot deadlock the unit).
+//                          complete ("once a sufficient amount of broadcast data is
+//                          received"). A chunk never closes early because memory is short:
+//                          that made a smaller memory finish sooner. So Working Memory must
+//                          hold a whole chunk (checked by the testbench), and open chunks of
+//                          several collectives can fill it: with nodes relaying a unit's data
+//                          come from its router's p terminals, whose NICs send one message at
+//                          a time, so at most p chunks are open and a memory of p chunks plus
+//                          a packet never deadlocks; with units relaying many trees can share
+//                          a unit and the watchdog names the units and collectives stuck.
 //   generate()             descriptor generation: one descriptor per child of the batch's
 //                          collective, descriptor_cycles each, into the Work Queue Element
 //                          while it has room (step 5); a batch whose collective has no

@@ -202,6 +202,23 @@ void draw_early_data(draw& d, const bcast_unit_params& p, std::vector<collective
   }
 }
 
+// Chunks never close early, so the open chunks and the data waiting for their Mini Packet
+// must leave room for a packet. A chunk is open while its collective has a message partly
+// stored; in one Rx-queue (FIFO) those are messages that were in progress together on the
+// link, at most max_active; so at most min(collectives, rx_queues * max_active) chunks are
+// open, each under the threshold: threshold <= (memory - early data - packet) / that.
+// Not a draw: a seed's other draws stay as they were.
+void limit_threshold(bcast_unit_params& p, const std::vector<collective_plan>& colls,
+                     uint32_t max_active) {
+  uint64_t early = 0;
+  for (const collective_plan& c : colls) early += uint64_t{c.mp_after} * p.packet_bytes;
+  const uint64_t room = p.working_memory_bytes - early - p.packet_bytes;  // early < memory
+  const uint64_t open =
+      std::min<uint64_t>(colls.size(), uint64_t{p.rx_queues} * max_active);
+  p.descriptor_threshold_bytes =
+      std::min<uint64_t>(p.descriptor_threshold_bytes, std::max<uint64_t>(1, room / open));
+}
+
 // Offered load: the copies a packet makes (children) against the output link's rate, from
 // 0.3 (the unit mostly idle) to 1.5 (back-pressure through the credits to the driver).
 // Returns the mean gap that load leaves between packets on the input link.
@@ -393,7 +410,8 @@ class arrival_writer {
 // packets (driver), at most 64 packets in Working Memory (so at most 64 closed chunks),
 // data that arrives before its collective's Mini Packet never fills Working Memory (it
 // cannot be sent before the MP, which may queue behind it), except in the opening, whose
-// filler's MP queues behind nothing.
+// filler's MP queues behind nothing; open chunks and such data always leave a packet's
+// room (limit_threshold).
 // Every seed begins with the opening (arrival_writer::opening), so that both fault builds
 // diverge at every seed; random traffic follows.
 // Keep the order of the draws: the co-simulation regression depends on a seed's exact stimulus.
@@ -410,6 +428,7 @@ stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
   std::vector<collective_plan> colls = draw_collectives(d, ncoll, s);
   draw_early_data(d, s.params, colls);
   plan.max_active = static_cast<uint32_t>(d.in(1, 8));
+  limit_threshold(s.params, colls, plan.max_active);
   plan.mean_gap_ps = draw_mean_gap_ps(d, colls, s, plan.in_ps_per_byte);
   plan.pause_permille = static_cast<uint32_t>(d.in(0, 20));
   const uint64_t start_ps = d.in(0, 20) * plan.period_ps;

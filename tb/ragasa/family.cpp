@@ -13,6 +13,7 @@
 #include "hw/ragasa/bcast_unit_rtl.h"
 #endif
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <ostream>
@@ -67,6 +68,19 @@ settings read_settings(const config& cfg, const scenario& s, bool used) {
                    " cannot hold one packet (network.packet_bytes = " + std::to_string(packet) +
                    "); allowed: at least " + std::to_string(packet));
     }
+  }
+  // A chunk closes once descriptor_threshold_bytes are in (or its message is complete),
+  // never early: Working Memory must hold the packets of a whole chunk, or it never closes.
+  const uint64_t threshold = st.unit.descriptor_threshold_bytes;
+  const uint64_t chunk = std::max<uint64_t>(1, (threshold + packet - 1) / packet) * packet;
+  if (used && st.unit.working_memory_bytes < chunk) {
+    throw config_error("ragasa.working_memory_bytes",
+                       "ragasa.working_memory_bytes = " + cfg.text("ragasa.working_memory_bytes") +
+                           " cannot hold a chunk (ragasa.descriptor_threshold_bytes = " +
+                           std::to_string(threshold) + " in packets of " + std::to_string(packet) +
+                           " B: " + std::to_string(chunk) +
+                           " B), which then never closes; allowed: at least " +
+                           std::to_string(chunk) + ", or a smaller threshold");
   }
   st.port.cls = network::terminal_class;
   st.port.bandwidth_gib_per_s = cfg.real("ragasa.port_bandwidth_gib_per_s");

@@ -123,6 +123,7 @@ BOOST_AUTO_TEST_CASE(ragasa_buffers_smaller_than_a_packet_are_refused) {
   for (const char* key : {"ragasa.working_memory_bytes", "ragasa.ri_buffer_bytes"}) {
     config c;
     c.set("collective.algorithm=ragasa");
+    c.set("ragasa.descriptor_threshold_bytes=200");  // a chunk is one packet
     c.set(key, "511");
     expect_error([&] { make_scenario(c); }, key, "cannot hold one packet");
     c.set(key, "512");
@@ -136,6 +137,11 @@ BOOST_AUTO_TEST_CASE(ragasa_buffers_smaller_than_a_packet_are_refused) {
   c.set("collective.algorithm=ragasa");
   c.set("ragasa.working_memory_bytes=1024");
   c.set("ragasa.ri_buffer_bytes=1024");
+  // Chunks do not close early: Working Memory holds a whole chunk (the threshold's packets).
+  expect_error([&] { make_scenario(c); }, "ragasa.working_memory_bytes",
+               "cannot hold a chunk (ragasa.descriptor_threshold_bytes = 4096 in packets of 512 "
+               "B: 4096 B)");
+  c.set("ragasa.descriptor_threshold_bytes=1000");  // two packets
   const auto st = bcastsim::tb::ragasa::read_settings(c, make_scenario(c));
   BOOST_TEST(st.unit.working_memory_bytes == 1024u);
   BOOST_TEST(st.unit.input_buffer_bytes == 1024u);

@@ -60,6 +60,7 @@ BOOST_AUTO_TEST_CASE(run_ragasa_small_buffers) {
   check_golden("run_ragasa_small_buffers", "run",
                src + "/experiments/ragasa/df72.yaml --set collective.bytes=65536 "
                      "--set ragasa.working_memory_bytes=2048 --set ragasa.rx_queue_packets=2 "
+                     "--set ragasa.descriptor_threshold_bytes=1024 "
                      "--set ragasa.relay=unit");
 }
 BOOST_AUTO_TEST_CASE(run_nonminimal_background) {
