@@ -260,6 +260,11 @@ program make_program(const std::vector<collective_spec>& specs, const network::t
     }
     done_of[i] = wait_for;
   }
+  p.memberships.assign(n, {});
+  for (uint32_t i = 0; i < p.instances.size(); ++i) {
+    const std::vector<uint32_t>& ranks = p.instances[i].ranks;
+    for (uint32_t m = 0; m < ranks.size(); ++m) p.memberships[ranks[m]].emplace_back(i, m);
+  }
   if (!p.instances.empty()) {
     p.sched.root = p.instances.front().root;
     p.sched.bytes = p.instances.front().buffer_bytes;

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bcastsim::algorithms {
@@ -75,6 +76,9 @@ struct program {
   schedule sched;  // over the job's ranks; sched.root/bytes/own describe instance 0
   std::vector<instance_info> instances;
   std::vector<uint32_t> context_instance;  // [context]: its instance
+  // [job rank]: (instance, member index) of every instance the rank is a member of, in
+  // instance order (so a host finds its own without scanning every instance's ranks).
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> memberships;
   uint64_t messages = 0;
 };
 

@@ -22,12 +22,14 @@ void describe_stall(std::ostream& os, const fabric& fab, const scenario& s, uint
      << buffered << ", in the pool " << fab.pool.in_use() << "\n";
   const uint32_t max_blocks = 12;
   uint32_t shown = 0;
+  // The offload blocks first, with half the budget: a deadlock of their resources shows
+  // there (routers then only hold what waits for them).
+  for (const auto& o : fab.offloads) {
+    shown += o->describe_stall(os, shown < max_blocks / 2 ? max_blocks / 2 - shown : 0);
+  }
   for (const auto& r : fab.routers) {
     if (shown >= max_blocks) break;
     if (r->buffered_packets() && r->describe_stall(os, 4)) ++shown;
-  }
-  for (const auto& o : fab.offloads) {
-    shown += o->describe_stall(os, shown < max_blocks ? max_blocks - shown : 0);
   }
   for (const auto& n : fab.nics) {
     if (shown >= max_blocks) break;

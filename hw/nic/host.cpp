@@ -49,14 +49,11 @@ host::host(const sc_core::sc_module_name& name, uint32_t rank, const algorithms:
       m_agenda(m_wakeup) {
   nic.set_client(this);
   const algorithms::rank_program& program = m_program;
-  for (uint32_t i = 0; i < prog.instances.size(); ++i) {
+  for (const auto& [i, m] : prog.memberships[rank]) {
     const algorithms::instance_info& inst = prog.instances[i];
-    for (uint32_t m = 0; m < inst.ranks.size(); ++m) {
-      if (inst.ranks[m] != rank) continue;
-      slot sl{i, m, inst.buffer_bytes};
-      if (inst.own[m].size() > 0) hold(sl, byte_range{inst.own[m].begin, inst.own[m].end});
-      m_slots.push_back(std::move(sl));
-    }
+    slot sl{i, m, inst.buffer_bytes};
+    if (inst.own[m].size() > 0) hold(sl, byte_range{inst.own[m].begin, inst.own[m].end});
+    m_slots.push_back(std::move(sl));
   }
   const size_t n = program.ops.size();
   m_deps_left.resize(n);

@@ -468,6 +468,15 @@ bool bcast_unit::describe_stall(std::ostream& os) const {
     os << "    collective " << id << ": " << c.open.size() << " packets in an open chunk, "
        << c.waiting.size() << " batches wait for its Mini Packet\n";
   }
+  bool waits_for_memory = false;
+  for (const rx_queue& q : m_rx) waits_for_memory |= q.stalled;
+  const bool full = m_memory_used + m_params.packet_bytes > m_params.working_memory_bytes;
+  if (waits_for_memory && full && m_si_pkt &&
+      m_out.credits(0, sc_core::sc_time_stamp()) < m_si_pkt->size_bytes) {
+    os << "    Working Memory is full, its copies wait for the router's credits and its inputs "
+          "wait for that memory: where units send to units (ragasa.relay = unit) and trees "
+          "cross, each waits for the next one's memory, a message-dependent deadlock\n";
+  }
   if (open > 0 && m_batches.size() == m_free_batches.size() &&
       open_bytes + m_params.packet_bytes > m_params.working_memory_bytes) {
     os << "    Working Memory is held by the open chunks of " << open

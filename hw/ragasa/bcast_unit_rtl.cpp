@@ -15,6 +15,7 @@ using sc_core::sc_time_stamp;
 #include "verilated.h"
 #include "verilated_vcd_c.h"
 
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
@@ -30,6 +31,7 @@ constexpr uint32_t k_child_max = 16;
 constexpr uint32_t k_wq_max = 64;
 constexpr uint32_t k_sq_max = 16;
 constexpr uint32_t k_handles = 1u << 16;
+constexpr uint64_t k_slot_max = 4096;  // packets held in Working Memory
 constexpr uint64_t k_wm_max = 1u << 24;
 
 const char* error_name(uint32_t code) {
@@ -50,6 +52,10 @@ const char* error_name(uint32_t code) {
 }
 }  // namespace
 
+uint32_t rtl_max_children() {
+  return k_child_max;
+}
+
 std::string rtl_params_error(const bcast_unit_params& p) {
   std::ostringstream os;
   auto range = [&](const char* key, uint64_t v, uint64_t lo, uint64_t hi) {
@@ -69,6 +75,15 @@ std::string rtl_params_error(const bcast_unit_params& p) {
   range("ragasa.dispatch_cycles", p.dispatch_cycles, 1, 255);
   range("ragasa.send_cycles", p.send_cycles, 1, 255);
   range("network.packet_bytes", p.packet_bytes, 1, 65535);
+  // Its slots hold one packet each: a chunk must fit them, or it never closes.
+  const uint64_t chunk_packets =
+      (p.descriptor_threshold_bytes + p.packet_bytes - 1) / std::max<uint32_t>(p.packet_bytes, 1);
+  if (os.tellp() == 0 && chunk_packets > k_slot_max) {
+    os << "ragasa.descriptor_threshold_bytes = " << p.descriptor_threshold_bytes << " makes chunks of "
+       << chunk_packets << " packets (network.packet_bytes = " << p.packet_bytes
+       << "), more than the RTL Bcast Unit's " << k_slot_max
+       << " Working Memory slots; allowed: at most " << k_slot_max << " packets (ragasa.model: rtl)";
+  }
   return os.str();
 }
 

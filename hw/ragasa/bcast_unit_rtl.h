@@ -21,6 +21,9 @@ namespace bcastsim::hw::ragasa {
 // cannot run on the RTL: rtl_params_error names the ragasa.* key and its allowed range, and
 // is empty when the parameters fit.
 std::string rtl_params_error(const bcast_unit_params& p);
+// The most children one Membership entry of the RTL core holds (CHILD_MAX); it holds at
+// least one.
+uint32_t rtl_max_children();
 
 std::unique_ptr<bcast_unit_base> make_bcast_unit_rtl(
     unit_model m, const sc_core::sc_module_name& name, network::terminal_id terminal,

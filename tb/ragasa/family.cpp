@@ -50,6 +50,38 @@ void check_model(const config& cfg, const settings& st) {
 #endif
 }
 
+void check_management_terminal(const settings& st, const network::topology& topo) {
+  const uint32_t t = st.management_terminal;
+  if (t == network::invalid_id || t < topo.num_terminals()) return;
+  throw config_error("ragasa.management_terminal",
+                     "ragasa.management_terminal = " + std::to_string(t) +
+                         " is not a terminal; allowed: root or 0 .. " +
+                         std::to_string(topo.num_terminals() - 1));
+}
+
+// The RTL core holds 1 .. rtl_max_children() children per Membership entry.
+void check_rtl_fanout(const settings& st, const unit_broadcasts& bs) {
+#ifdef BCASTSIM_WITH_VERILATOR
+  if (st.model == hw::ragasa::unit_model::systemc) return;
+  const uint32_t most = hw::ragasa::rtl_max_children();
+  for (const unit_broadcast& b : bs.list) {
+    for (size_t i = 0; i < b.routers.size(); ++i) {
+      if (b.children[i] >= 1 && b.children[i] <= most) continue;
+      throw config_error("ragasa.model",
+                         "ragasa.model = rtl: the unit of router " + std::to_string(b.routers[i]) +
+                             " has " + std::to_string(b.children[i]) +
+                             " children in the broadcast of collective id " +
+                             std::to_string(b.context + 1) +
+                             ", and the RTL core holds 1 to " + std::to_string(most) +
+                             " per entry; allowed here: systemc");
+    }
+  }
+#else
+  (void)st;
+  (void)bs;
+#endif
+}
+
 }  // namespace
 
 settings read_settings(const config& cfg, const scenario& s, bool used) {
@@ -104,7 +136,10 @@ class instance final : public offload_instance {
         m_settings(read_settings(ctx.s.cfg, ctx.s)),
         m_broadcasts(plan_broadcasts(ctx.topo, ctx.place, ctx.prog, m_settings.relay,
                                      m_settings.manager, ctx.s.nic.packet_bytes,
-                                     m_settings.unit.membership_entries)) {}
+                                     m_settings.unit.membership_entries)) {
+    check_management_terminal(m_settings, ctx.topo);
+    check_rtl_fanout(m_settings, m_broadcasts);
+  }
 
   ~instance() override {
     // Teardown newest first (see fabric::~fabric).
@@ -224,12 +259,6 @@ void instance::attach(fabric& fab) {
                             ? m_settings.management_terminal
                         : m_broadcasts.list.empty() ? m_ctx.place.terminal_of(m_ctx.sched.root)
                                                     : m_broadcasts.list.front().root_terminal;
-  if (mgmt >= m_ctx.topo.num_terminals()) {
-    throw config_error("ragasa.management_terminal",
-                       "ragasa.management_terminal = " + std::to_string(mgmt) +
-                           " is not a terminal; allowed: root or 0 .. " +
-                           std::to_string(m_ctx.topo.num_terminals() - 1));
-  }
   std::vector<hw::ragasa::managed_collective> managed;
   std::vector<bool> offloads(fab.hosts.size(), false);
   for (const unit_broadcast& b : m_broadcasts.list) {
@@ -370,8 +399,10 @@ offload_family family() {
   f.check_hardware = [](const scenario& s, const network::topology& topo,
                         const network::placement& place, const algorithms::program& prog) {
     const settings st = read_settings(s.cfg, s);
-    plan_broadcasts(topo, place, prog, st.relay, st.manager, s.nic.packet_bytes,
-                    st.unit.membership_entries);
+    const unit_broadcasts bs = plan_broadcasts(topo, place, prog, st.relay, st.manager,
+                                               s.nic.packet_bytes, st.unit.membership_entries);
+    check_management_terminal(st, topo);
+    check_rtl_fanout(st, bs);
   };
   return f;
 }

@@ -44,6 +44,7 @@ void add_routers(const Tree& tree, const hw::ragasa::manager_params& mp, uint32_
     check_mini_packet(mp, packet_bytes, r, children);
     b.routers.push_back(r);
     b.mini_packet_bytes.push_back(hw::ragasa::mini_packet_bytes(mp, children));
+    b.children.push_back(static_cast<uint32_t>(children));
   }
 }
 
@@ -55,6 +56,14 @@ unit_broadcasts plan_broadcasts(const network::topology& topo, const network::pl
                                 uint32_t membership_entries) {
   unit_broadcasts out;
   out.sources.resize(topo.num_routers());
+  for (network::router_id r = 0; r < topo.num_routers(); ++r) {
+    if (!topo.terminals_of(r).empty()) continue;
+    throw config_error("topology.file",
+                       "topology.file: router " + std::to_string(r) + " of " +
+                           topo.describe() + " has no terminal: a Bcast Unit is reached by routing toward a "
+                           "terminal of its router, so Ragasa needs one on every router; allowed: "
+                           "a host-based algorithm, or a terminal on every router");
+  }
   // [context]: the job ranks offloading in it.
   std::vector<std::vector<uint32_t>> offloaders(prog.context_instance.size());
   for (uint32_t rank = 0; rank < prog.sched.ranks.size(); ++rank) {

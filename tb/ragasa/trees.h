@@ -20,6 +20,7 @@ struct unit_broadcast {
   network::terminal_id root_terminal = network::invalid_id;
   std::vector<network::router_id> routers;  // taking part, the root's first
   std::vector<uint64_t> mini_packet_bytes;  // [i] for routers[i]
+  std::vector<uint32_t> children;           // [i] for routers[i]
   std::vector<uint32_t> offloading_ranks;   // job ranks with offload ops in the context
 };
 
@@ -30,7 +31,8 @@ struct unit_broadcasts {
   uint32_t busiest_count = 0;   // how many
 };
 
-// Builds them. Throws config_error naming the key when a Mini Packet does not fit one packet
+// Builds them. Throws config_error naming the key when a router holds no terminal (its unit is
+// reached by routing toward one: topology.file), a Mini Packet does not fit one packet
 // (ragasa.mini_packet_child_bytes) or a router takes part in more broadcasts than its
 // Membership Table holds (ragasa.membership_entries: entries are held until the run ends).
 unit_broadcasts plan_broadcasts(const network::topology& topo, const network::placement& place,

@@ -194,6 +194,7 @@ class bench final : public sc_core::sc_module {
       inst.contexts = 1;
       prog.instances.push_back(inst);
       prog.context_instance = {0};
+      prog.memberships = {{{0, 0}}, {{0, 1}}, {{0, 2}}, {{0, 3}}};
       progress.reset(prog);
       host = std::make_unique<hw::host>("host", 1, prog, bp.host, nic, place, progress);
     }

@@ -95,3 +95,16 @@ BOOST_AUTO_TEST_CASE(open_chunks_filling_the_memory_stop_with_a_diagnosis) {
   BOOST_TEST(contains(o.output, "collective 16: 2 packets in an open chunk"), o.output);
   BOOST_TEST(contains(o.output, "message-dependent deadlock"), o.output);
 }
+
+// Units relaying with all 72 nodes broadcasting 8 KiB: trees crossing in opposite
+// directions wait on each other's memory through the routers. The report shows the units
+// first, and says so.
+BOOST_AUTO_TEST_CASE(units_relaying_deadlock_is_named_in_the_stall_report) {
+  const outcome o = run_cli(
+      "run -q --set collective.algorithm=ragasa --set ragasa.relay=unit "
+      "--set collective.roots=all --set collective.bytes=8KiB");
+  BOOST_TEST(o.code == 1, o.output);
+  BOOST_TEST(contains(o.output, "fabric.unit_"), o.output);
+  BOOST_TEST(contains(o.output, "Working Memory 65536/65536 bytes"), o.output);
+  BOOST_TEST(contains(o.output, "message-dependent deadlock"), o.output);
+}
