@@ -28,7 +28,7 @@ STYLE = {  # algorithm: (label, colour, marker)
 }
 LW = {"ragasa": 2.4}  # drawn thicker: it runs close to the ring and binomial
 NETS = [("df72", "72-terminal Df(2,4,2)", 64, 72),
-        ("df1056", "1,056-terminal Df(4,8,4), 8 B to 4 KiB only", 1024, 1056)]
+        ("df1056", "1,056-terminal Df(4,8,4), 8 B to 4 KiB (Ragasa to 512 B)", 1024, 1056)]
 
 
 def load(name, suffixes=("", "-extra", "-ragasa", "-ragasa-extra")):
@@ -51,7 +51,7 @@ def size_label(b):
 
 
 def main():
-    fig, axes = plt.subplots(2, 2, figsize=(13, 9.5), gridspec_kw={"height_ratios": [2.2, 1]})
+    fig, axes = plt.subplots(2, 2, figsize=(13, 10.5), gridspec_kw={"height_ratios": [2.2, 1.3]})
     for col, (net, title, pow2, every) in enumerate(NETS):
         ax, rax = axes[0][col], axes[1][col]
         pw, al = load(f"{net}-pow2"), load(f"{net}-all")
