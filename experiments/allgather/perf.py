@@ -27,6 +27,8 @@ for d in sorted(glob.glob(os.path.join(HERE, "results", "*.csv.d"))):
                      "simulate_wall_s": f"{perf['simulate_wall_s']:.2f}",
                      "packet_hops": perf["packet_hops"],
                      "peak_rss_mb": f"{perf['peak_rss_mb']:.0f}"})
+    if not rows:  # a sweep still running
+        continue
     rows.sort(key=lambda r: (r["collective.algorithm"], r["collective.bytes"]))
     out = os.path.join(HERE, "results", f"perf-{name}.csv")
     with open(out, "w", newline="") as f:

@@ -24,14 +24,16 @@ STYLE = {  # algorithm: (label, colour, marker)
     "allgather-rd": ("recursive doubling", "tab:green", "^"),
     "binomial": ("binomial, roots all", "tab:red", "v"),
     "forest": ("FOREST, roots all", "tab:purple", "D"),
-    "ragasa": ("Ragasa, roots all", "tab:brown", "P"),
+    "ragasa": ("Ragasa (nodes relay), roots all", "tab:cyan", "P"),
 }
+LW = {"ragasa": 2.4}  # drawn thicker: it runs close to the ring and binomial
 NETS = [("df72", "72-terminal Df(2,4,2)", 64, 72),
-        ("df1056", "1,056-terminal Df(4,8,4), 8 B to 4 KiB only", 1024, 1056)]
+        ("df1056", "1,056-terminal Df(4,8,4), 8 B to 4 KiB (Ragasa to 512 B)", 1024, 1056)]
 
 
-def load(name, suffixes=("", "-extra")):
-    """results/NAME.csv and, if present, results/NAME-extra.csv (sizes in between)."""
+def load(name, suffixes=("", "-extra", "-ragasa", "-ragasa-extra")):
+    """results/NAME.csv and, if present, results/NAME-extra.csv (sizes in between) and the
+    Ragasa sweeps' results/NAME-ragasa.csv and NAME-ragasa-extra.csv."""
     data = {}
     for suffix in suffixes:
         path = os.path.join(HERE, "results", name + suffix + ".csv")
@@ -49,11 +51,12 @@ def size_label(b):
 
 
 def main():
-    fig, axes = plt.subplots(2, 2, figsize=(13, 9.5), gridspec_kw={"height_ratios": [2.2, 1]})
+    fig, axes = plt.subplots(2, 2, figsize=(13, 10.5), gridspec_kw={"height_ratios": [2.2, 1.3]})
     for col, (net, title, pow2, every) in enumerate(NETS):
         ax, rax = axes[0][col], axes[1][col]
         pw, al = load(f"{net}-pow2"), load(f"{net}-all")
-        sizes = sorted({b for d in (load(f"{net}-pow2", ("",)), load(f"{net}-all", ("",)))
+        sizes = sorted({b for d in (load(f"{net}-pow2", ("", "-ragasa")),
+                                   load(f"{net}-all", ("", "-ragasa")))
                         for v in d.values() for b, _ in v})  # ticks: the main sizes
         if not sizes:
             for a in (ax, rax):
@@ -62,11 +65,12 @@ def main():
         for algo, (label, colour, marker) in STYLE.items():
             if algo in pw:
                 xs, ys = zip(*pw[algo])
-                ax.plot(xs, ys, "-", color=colour, marker=marker, label=f"{label}, {pow2} ranks")
+                ax.plot(xs, ys, "-", color=colour, marker=marker, lw=LW.get(algo, 1.5),
+                        label=f"{label}, {pow2} ranks")
             if algo in al:
                 xs, ys = zip(*al[algo])
                 ax.plot(xs, ys, "--", color=colour, marker=marker, mfc="white",
-                        label=f"{label}, {every} ranks")
+                        lw=LW.get(algo, 1.5), label=f"{label}, {every} ranks")
         for d, lab in ((pw, f"{pow2}"), (al, f"{every}")):
             if "allgather-mpich" in d:
                 xs, ys = zip(*d["allgather-mpich"])
@@ -91,7 +95,8 @@ def main():
             if algo in pw:
                 xs = [b for b, _ in pw[algo]]
                 ys = [t / best[b] for b, t in pw[algo]]
-                rax.plot(xs, ys, "-", color=colour, marker=marker, label=label)
+                rax.plot(xs, ys, "-", color=colour, marker=marker, lw=LW.get(algo, 1.5),
+                         label=label)
         rax.set_xscale("log", base=2)
         rax.set_yscale("log")
         rax.set_xticks(sizes, [size_label(b) for b in sizes])

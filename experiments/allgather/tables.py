@@ -41,9 +41,10 @@ def size(b):
 
 
 def load(net, comm):
-    """results/NET-COMM.csv and, if present, results/NET-COMM-extra.csv (sizes in between)."""
+    """results/NET-COMM.csv and, if present, results/NET-COMM-extra.csv (sizes in between) and
+    the Ragasa sweeps' results/NET-COMM-ragasa.csv, results/NET-COMM-ragasa-extra.csv."""
     rows = None
-    for suffix in ("", "-extra"):
+    for suffix in ("", "-extra", "-ragasa", "-ragasa-extra"):
         path = os.path.join(HERE, "results", f"{net}-{comm}{suffix}.csv")
         if os.path.exists(path):
             rows = (rows or []) + list(csv.DictReader(open(path)))
