@@ -14,7 +14,14 @@
 //
 // Faults for the co-simulation regression to catch (compile-time defines):
 //   BCAST_FAULT_UNFAIR      the scheduler starts at Rx-queue 0 every time (no round robin)
-//   BCAST_FAULT_EARLY_FREE  a stored packet's memory is freed one copy before its last
+//   BCAST_FAULT_EARLY_FREE  a batch's memory is released one copy before its last
+//
+// Step 10: when a batch's last copy leaves, its bytes go back to Working Memory and its
+// packets count towards the collective's Membership Table entry; the entry is freed
+// (ev_freed) when the count reaches pl_expect, the packets its Mini Packet announced (0 or
+// all ones: kept until the run ends). A stored packet's
+// slot returns to the free list after its own last copy: the byte count, not the slots,
+// is what the scheduler checks, and slots outnumber the packets Working Memory can hold.
 module bcast_core
   import bcast_pkg::*;
 (
@@ -49,6 +56,7 @@ module bcast_core
     output logic pl_valid,
     output logic [HW-1:0] pl_handle,
     input logic [31:0] pl_nchild,
+    input logic [31:0] pl_expect,  // data packets the collective brings here (~0: keep)
     input logic [31:0] pl_dst[CHILD_MAX],
     input logic [31:0] pl_unit[CHILD_MAX],
 
@@ -80,6 +88,8 @@ module bcast_core
     output logic [31:0] ev_copy_dst,
     output logic [31:0] ev_copy_unit,
     output logic ev_copy_release,  // the copy's stored packet left Working Memory with it
+    output logic ev_freed,  // a Membership Table entry was freed (step 10)
+    output logic [31:0] ev_freed_coll,
 
     // Status after the last edge.
     output logic idle,
@@ -94,6 +104,7 @@ module bcast_core
     output logic st_ri_blocked,
     output logic [RXQ_MAX-1:0] st_stalled,  // head data packet waits for memory
     output logic [RXQ_MAX-1:0] st_hol,  // and packets wait behind it
+    output logic [RXQ_MAX-1:0] st_mp_wait,  // head Mini Packet waits for a free entry
     output logic [3:0] err_code
 );
   localparam logic [1:0] SI_NONE = 2'd0, SI_BUILDING = 2'd1, SI_READY = 2'd2;
@@ -106,7 +117,7 @@ module bcast_core
   pkt_t rx_mem[RXQ_MAX][RXQ_DEPTH_MAX];
   logic [$clog2(RXQ_DEPTH_MAX)-1:0] rx_head[RXQ_MAX];
   logic [$clog2(RXQ_DEPTH_MAX):0] rx_cnt[RXQ_MAX];
-  logic [RXQ_MAX-1:0] stalled, hol;
+  logic [RXQ_MAX-1:0] stalled, hol, mp_wait;
   logic [QW-1:0] rr;
   logic sched_busy;
   logic [7:0] sched_cnt;
@@ -115,6 +126,8 @@ module bcast_core
   logic [MT_MAX-1:0] mt_valid;
   logic [31:0] mt_coll[MT_MAX];
   logic [KW-1:0] mt_nchild[MT_MAX];
+  logic [31:0] mt_expect[MT_MAX];
+  logic [31:0] mt_done[MT_MAX];
   child_t mt_child[MT_MAX][CHILD_MAX];
   coll_t colls[COLL_MAX];
   batch_t batches[BATCH_MAX];
@@ -157,7 +170,7 @@ module bcast_core
   logic [$clog2(RI_MAX):0] n_ri_cnt;
   logic [$clog2(RXQ_DEPTH_MAX)-1:0] n_rx_head[RXQ_MAX];
   logic [$clog2(RXQ_DEPTH_MAX):0] n_rx_cnt[RXQ_MAX];
-  logic [RXQ_MAX-1:0] n_stalled, n_hol;
+  logic [RXQ_MAX-1:0] n_stalled, n_hol, n_mp_wait;
   logic [QW-1:0] n_rr;
   logic n_sched_busy;
   logic [7:0] n_sched_cnt;
@@ -166,6 +179,8 @@ module bcast_core
   logic [MT_MAX-1:0] n_mt_valid;
   logic [31:0] n_mt_coll[MT_MAX];
   logic [KW-1:0] n_mt_nchild[MT_MAX];
+  logic [31:0] n_mt_expect[MT_MAX];
+  logic [31:0] n_mt_done[MT_MAX];
   coll_t n_colls[COLL_MAX];
   batch_t n_batches[BATCH_MAX];
   logic [BATCH_MAX-1:0] n_bvalid;
@@ -220,7 +235,8 @@ module bcast_core
 
   // ---- Events of this edge.
   logic [3:0] e_moved;
-  logic e_sched, e_parsed, e_desc, e_disp, e_copy, e_copy_release;
+  logic e_sched, e_parsed, e_desc, e_disp, e_copy, e_copy_release, e_freed;
+  logic [31:0] e_freed_coll;
   logic [HW-1:0] e_sched_handle, e_parsed_handle, e_desc_handle, e_disp_handle, e_copy_handle;
   logic [QW-1:0] e_sched_queue;
   logic [COLL_MAX:0] e_batch;
@@ -296,6 +312,7 @@ module bcast_core
         first: n_colls[c].open_first,
         head: n_colls[c].open_head,
         npkts: n_colls[c].open_cnt,
+        bytes: n_colls[c].open_bytes,
         nchild: '0,
         copies_left: '0,
         next: '0
@@ -437,6 +454,7 @@ module bcast_core
     n_rx_cnt = rx_cnt;
     n_stalled = stalled;
     n_hol = hol;
+    n_mp_wait = mp_wait;
     n_rr = rr;
     n_sched_busy = sched_busy;
     n_sched_cnt = sched_cnt;
@@ -445,6 +463,8 @@ module bcast_core
     n_mt_valid = mt_valid;
     n_mt_coll = mt_coll;
     n_mt_nchild = mt_nchild;
+    n_mt_expect = mt_expect;
+    n_mt_done = mt_done;
     n_colls = colls;
     n_batches = batches;
     n_bvalid = bvalid;
@@ -523,6 +543,8 @@ module bcast_core
     e_copy_dst = '0;
     e_copy_unit = '0;
     e_copy_release = 1'b0;
+    e_freed = 1'b0;
+    e_freed_coll = '0;
     e_ri_blocked = 1'b0;
     n_events = 0;
     moves = 0;
@@ -554,15 +576,18 @@ module bcast_core
       p = sched_pkt;
       if (p.control) begin  // Mini Packet: its child list enters the Membership Table
         mt_find(p.coll);
-        if (!mt_hit)
+        if (!mt_hit) begin
           for (int e = 0; e < MT_MAX; e++)
             if (!mt_hit && !n_mt_valid[e]) begin
               mt_hit = 1'b1;
               mt_at = MW'(e);
             end
+          n_mt_done[mt_at] = '0;
+        end
         n_mt_valid[mt_at] = 1'b1;
         n_mt_coll[mt_at] = p.coll;
         n_mt_nchild[mt_at] = pl_nchild > CHILD_MAX ? KW'(CHILD_MAX) : KW'(pl_nchild);
+        n_mt_expect[mt_at] = pl_expect;
         mt_we = 1'b1;
         mt_wa = mt_at;
         if (pl_nchild == 0 || pl_nchild > CHILD_MAX) n_err = ERR_NO_CHILDREN;
@@ -655,23 +680,31 @@ module bcast_core
       sent_we = 1'b1;
       sent_wa = si_slot;
       sent_wd = sent;
-`ifdef BCAST_FAULT_EARLY_FREE
-      release_it = n_batches[si_batch].nchild > 1 ? sent == 16'(n_batches[si_batch].nchild) - 1'b1
-                                                   : sent == 16'(n_batches[si_batch].nchild);
-`else
-      release_it = sent == 16'(n_batches[si_batch].nchild);
-`endif
-      if (release_it) begin
+      if (sent == 16'(n_batches[si_batch].nchild)) begin  // the slot's last copy
         e_copy_release = 1'b1;
-        n_mem_used = n_mem_used - 32'(slot_bytes[si_slot]);
-        coll_find(n_batches[si_batch].coll);
-        n_colls[coll_at].mem_bytes = n_colls[coll_at].mem_bytes - 32'(slot_bytes[si_slot]);
         free_we = 1'b1;
         free_wa = free_head + free_cnt[SW-1:0];
         free_wd = si_slot;
         n_free_cnt = n_free_cnt + 1'b1;
       end
       n_batches[si_batch].copies_left = n_batches[si_batch].copies_left - 1;
+`ifdef BCAST_FAULT_EARLY_FREE
+      release_it = n_batches[si_batch].copies_left == 32'd1;
+`else
+      release_it = n_batches[si_batch].copies_left == '0;
+`endif
+      if (release_it) begin  // step 10: the batch's memory, and its packets to the table
+        n_mem_used = n_mem_used - n_batches[si_batch].bytes;
+        coll_find(n_batches[si_batch].coll);
+        n_colls[coll_at].mem_bytes = n_colls[coll_at].mem_bytes - n_batches[si_batch].bytes;
+        mt_find(n_batches[si_batch].coll);
+        n_mt_done[mt_at] = n_mt_done[mt_at] + 32'(n_batches[si_batch].npkts);
+        if (n_mt_done[mt_at] == n_mt_expect[mt_at]) begin
+          n_mt_valid[mt_at] = 1'b0;
+          e_freed = 1'b1;
+          e_freed_coll = n_batches[si_batch].coll;
+        end
+      end
       if (n_batches[si_batch].copies_left == '0) n_bvalid[si_batch] = 1'b0;
     end
     // The SPS builds the next copy: round robin over the descriptors whose child has no
@@ -732,6 +765,7 @@ module bcast_core
           if (p.control) begin
             mt_find(p.coll);
             can = mt_hit || 32'($countones(n_mt_valid)) < cfg_mt_entries;
+            if (!can) n_mp_wait[qi[QW-1:0]] = 1'b1;  // a full table back-pressures it
           end else begin
             can = n_mem_used + 32'(p.bytes) <= cfg_wm_bytes &&
                 (n_free_cnt != '0 || n_fresh != (SW + 1)'(SLOT_MAX));
@@ -744,6 +778,7 @@ module bcast_core
           end
           if (can) begin
             picked = 1'b1;
+            n_mp_wait[qi[QW-1:0]] = 1'b0;
             n_stalled[qi[QW-1:0]] = 1'b0;
             n_hol[qi[QW-1:0]] = 1'b0;
             rx_first[qi[QW-1:0]] = rx_second(qi[QW-1:0]);
@@ -809,6 +844,7 @@ module bcast_core
       end
       stalled <= '0;
       hol <= '0;
+      mp_wait <= '0;
       rr <= '0;
       sched_busy <= 1'b0;
       sched_cnt <= '0;
@@ -851,6 +887,7 @@ module bcast_core
       rx_cnt <= n_rx_cnt;
       stalled <= n_stalled;
       hol <= n_hol;
+      mp_wait <= n_mp_wait;
       rr <= n_rr;
       sched_busy <= n_sched_busy;
       sched_cnt <= n_sched_cnt;
@@ -859,6 +896,8 @@ module bcast_core
       mt_valid <= n_mt_valid;
       mt_coll <= n_mt_coll;
       mt_nchild <= n_mt_nchild;
+      mt_expect <= n_mt_expect;
+      mt_done <= n_mt_done;
       colls <= n_colls;
       batches <= n_batches;
       bvalid <= n_bvalid;
@@ -939,6 +978,8 @@ module bcast_core
     ev_copy_dst <= e_copy_dst;
     ev_copy_unit <= e_copy_unit;
     ev_copy_release <= e_copy_release;
+    ev_freed <= !rst && e_freed;
+    ev_freed_coll <= e_freed_coll;
     st_ri_blocked <= e_ri_blocked;
   end
 
@@ -960,6 +1001,7 @@ module bcast_core
     st_sq = 32'(sps_cnt);
     st_stalled = stalled;
     st_hol = hol;
+    st_mp_wait = mp_wait;
     err_code = err;
     idle = ri_cnt == '0 && rx_total == '0 && !sched_busy && !gq_valid && !gen_busy &&
         wq_cnt == '0 && !disp_busy && sps_cnt == '0 && si_state == SI_NONE && mem_used == '0;

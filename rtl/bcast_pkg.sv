@@ -58,6 +58,7 @@ package bcast_pkg;
     logic [HW-1:0] first;  // handle of its first packet
     logic [SW-1:0] head;
     logic [15:0] npkts;
+    logic [31:0] bytes;  // released together at its completion (step 10)
     logic [KW-1:0] nchild;
     logic [31:0] copies_left;
     logic [BW-1:0] next;  // generation queue or the collective's waiting list

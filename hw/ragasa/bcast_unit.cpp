@@ -45,7 +45,7 @@ sc_time bcast_unit::after(uint32_t cycles) const {
 
 const std::vector<membership_child>* bcast_unit::children(uint32_t collective_id) const {
   const auto it = m_table.find(collective_id);
-  return it == m_table.end() ? nullptr : &it->second;
+  return it == m_table.end() ? nullptr : &it->second.children;
 }
 
 void bcast_unit::erase_membership(uint32_t collective_id) {
@@ -131,8 +131,15 @@ void bcast_unit::move_ri() {
 
 bool bcast_unit::head_can_go(rx_queue& q, const sc_time& now) {
   const packet* h = q.fifo.front();
-  if (h->kind == tlm_net::packet_kind::control)
-    return m_table.count(h->collective_id) || m_table.size() < m_params.membership_entries;
+  if (h->kind == tlm_net::packet_kind::control) {
+    if (m_table.count(h->collective_id) || m_table.size() < m_params.membership_entries)
+      return true;
+    if (!q.mp_waits) {  // a full table back-pressures Mini Packets
+      q.mp_waits = true;
+      q.mp_since = now;
+    }
+    return false;
+  }
   if (m_memory_used + h->size_bytes <= m_params.working_memory_bytes) return true;
   if (!q.stalled) {
     q.stalled = true;
@@ -157,6 +164,10 @@ void bcast_unit::schedule() {
     if (!head_can_go(q, now)) continue;
     packet* p = q.fifo.pop();
     if (m_observer) m_observer->on_scheduled(*p, qi);
+    if (q.mp_waits) {
+      membership_stall_ps += (now - q.mp_since).value();
+      q.mp_waits = false;
+    }
     if (q.stalled) {
       memory_stall_ps += (now - q.stall_since).value();
       q.stalled = false;
@@ -188,7 +199,9 @@ void bcast_unit::store(packet* p) {
   const uint32_t id = p->collective_id;
   if (p->kind == tlm_net::packet_kind::control) {  // Mini Packet: parse the child list
     ++mini_packets;
-    m_table[id] = *m_source.find(id);
+    table_entry& e = m_table[id];
+    e.children = *m_source.find(id);
+    e.expected = m_source.packets(id);
     if (m_table.size() > membership_peak_entries.value)
       membership_peak_entries.value = m_table.size();
     m_pool.release(p);
@@ -242,11 +255,32 @@ void bcast_unit::close_chunk(uint32_t collective) {
     c.waiting.push_back(b);  // its Mini Packet has not been parsed yet
 }
 
-void bcast_unit::release_packet(batch& bt, uint32_t k) {
-  packet* stored = bt.pkts[k];
-  m_memory_used -= stored->size_bytes;
-  m_collectives[bt.collective].memory_bytes -= stored->size_bytes;
-  m_pool.release(stored);
+// Step 10: the batch's last copy has left the SI; the completion signal releases its memory
+// and counts its packets in the Membership Table.
+void bcast_unit::complete(uint32_t b) {
+  batch& bt = m_batches[b];
+  collective_state& c = m_collectives[bt.collective];
+  for (packet* stored : bt.pkts) {
+    m_memory_used -= stored->size_bytes;
+    c.memory_bytes -= stored->size_bytes;
+    m_pool.release(stored);
+  }
+  const auto it = m_table.find(bt.collective);  // present: the batch was described from it
+  it->second.done += bt.pkts.size();
+  bt.pkts.clear();
+  m_free_batches.push_back(b);
+  if (it->second.done == it->second.expected) free_entry(it->first);
+}
+
+void bcast_unit::free_entry(uint32_t collective_id) {
+  m_table.erase(collective_id);
+  const auto c = m_collectives.find(collective_id);
+  if (c != m_collectives.end() && c->second.open.empty() && c->second.waiting.empty() &&
+      c->second.messages.empty() && c->second.memory_bytes == 0)
+    m_collectives.erase(c);
+  ++membership_freed;
+  if (m_listener) m_listener->on_freed(m_terminal, collective_id);
+  if (m_observer) m_observer->on_freed(collective_id);
 }
 
 // Step 5: one descriptor per child of the front batch, descriptor_cycles each, while the
@@ -256,19 +290,14 @@ void bcast_unit::generate() {
     const uint32_t b = m_gen_queue.front();
     batch& bt = m_batches[b];
     const auto entry = m_table.find(bt.collective);  // present: batches wait for their MP
-    const std::vector<membership_child>& kids = entry->second;
+    const std::vector<membership_child>& kids = entry->second.children;
     const auto n = static_cast<uint32_t>(kids.size());
     if (n == 0) {  // nobody to send to: completion at once
-      for (uint32_t k = 0; k < bt.pkts.size(); ++k) release_packet(bt, k);
-      bt.pkts.clear();
-      m_free_batches.push_back(b);
       m_gen_queue.pop();
+      complete(b);
       continue;
     }
-    if (m_gen_child == 0) {
-      bt.remaining.assign(bt.pkts.size(), n);
-      bt.copies_left = uint64_t{n} * bt.pkts.size();
-    }
+    if (m_gen_child == 0) bt.copies_left = uint64_t{n} * bt.pkts.size();
     if (m_work_queue.size() >= m_params.work_queue_descriptors) return;  // dispatch wakes us
     m_generating = true;
     m_gen_free = after(m_params.descriptor_cycles);
@@ -330,7 +359,6 @@ void bcast_unit::build() {
   for (uint32_t k = 0; k < n && child_busy_before(m_sps_rr); ++k) m_sps_rr = (m_sps_rr + 1) % n;
   descriptor& d = m_sps[m_sps_rr];
   m_si_batch = d.batch;
-  m_si_index = d.next;
   const packet* src = m_batches[d.batch].pkts[d.next];
   packet* p = m_pool.acquire();
   p->src = src->src;
@@ -381,13 +409,7 @@ void bcast_unit::inject() {
   ++packets_out;
   bytes_replicated += p->size_bytes;
 
-  // Step 10: the stored packet's memory goes when its last child has it.
-  batch& bt = m_batches[m_si_batch];
-  if (--bt.remaining[m_si_index] == 0) release_packet(bt, m_si_index);
-  if (--bt.copies_left == 0) {
-    bt.pkts.clear();
-    m_free_batches.push_back(m_si_batch);
-  }
+  if (--m_batches[m_si_batch].copies_left == 0) complete(m_si_batch);
 
   const sc_time t = m_out.send(out, *p, now);
   m_out.set_busy_until(edge(now + t));  // the SI injects on clock edges
@@ -457,7 +479,9 @@ bool bcast_unit::describe_stall(std::ostream& os) const {
     if (q.fifo.empty()) continue;
     os << "    Rx-queue " << i << ": " << q.fifo.size() << " packets; head " << *q.fifo.front()
        << " collective " << q.fifo.front()->collective_id
-       << (q.stalled ? " waits for Working Memory" : "") << "\n";
+       << (q.stalled ? " waits for Working Memory" : "")
+       << (q.mp_waits ? " waits for a free Membership Table entry (the table is full)" : "")
+       << "\n";
   }
   uint64_t open_bytes = 0;
   uint32_t open = 0;

@@ -10,7 +10,9 @@
 //                          blocks the RI (ri_blocked_ps), and so, through credits, the router.
 //   schedule()             Receive Packet Scheduler, one packet per scheduler_cycles,
 //                          round-robin over Rx-queues whose head can go (step 2): a Mini Packet
-//                          (control) always can if the Membership Table has its entry or room;
+//                          (control) can if the Membership Table has its entry or room, else
+//                          it waits at its queue's head (membership_stall_ps: a full table
+//                          back-pressures Mini Packets);
 //                          a data packet only if it fits in Working Memory, else it stays at
 //                          its queue's head (memory_stall_ps; the packets queued behind it are
 //                          head-of-line blocked, rx_hol_blocked_ps) and is retried when memory
@@ -42,13 +44,21 @@
 //                          the pool (header copied, addressed to the child: a terminal, or the
 //                          unit of a neighbouring router; VC 0) and injects it through `out`
 //                          when the link is free and credits cover it (step 9).
-//   completion             a stored packet's memory is released when it has been sent to the
-//                          last child (step 10); a waiting head data packet may go then.
+//   completion             step 10, "after data transmission is complete, a completion signal
+//                          is sent to the Membership Table, and the corresponding memory is
+//                          released": when the last copy of a batch has left the SI, the
+//                          batch's memory is released at once (a waiting head data packet may
+//                          go then) and the Membership Table counts its packets; when the
+//                          collective's expected packets have all been sent, its entry is
+//                          freed (membership_freed) and a Mini Packet waiting for room may go.
+//                          Memory is released per batch, not per packet: the descriptors
+//                          describe the batch, and the paper releases memory on completion.
 //
 // Mini Packet payload: tlm_net::packet has no payload field, so a Mini Packet carries only
-// its collective_id (and its wire size); the child list itself lives in a membership_source
-// that the management node fills before it sends the MP. Parsing the MP copies the list into
-// the unit's own Membership Table, which is what the data path reads.
+// its collective_id (and its wire size); the child list and the number of data packets the
+// unit will receive for the collective live in a membership_source that the management node
+// fills before it sends the MP. Parsing the MP copies them into the unit's own Membership
+// Table, which is what the data path reads.
 #pragma once
 
 #include "hw/ragasa/bcast_unit_base.h"
@@ -106,6 +116,8 @@ class bcast_unit final : public bcast_unit_base {
   };
   struct rx_queue {
     tlm_net::ring<tlm_net::packet*> fifo;
+    bool mp_waits = false;  // head Mini Packet waits for a table entry since mp_since
+    sc_core::sc_time mp_since;
     bool stalled = false;  // head data packet waits for memory since stall_since
     sc_core::sc_time stall_since;
     bool hol = false;  // and packets wait behind it since hol_since
@@ -123,12 +135,18 @@ class bcast_unit final : public bcast_unit_base {
     std::vector<message_progress> messages;
     std::vector<uint32_t> waiting;  // batches closed before the Mini Packet arrived
   };
-  // Stored packets that share descriptors; each packet's memory goes when `remaining` is 0.
+  // A Membership Table entry: the children, and the collective's data packets expected and
+  // sent to every child (step 10 frees the entry when they are equal).
+  struct table_entry {
+    std::vector<membership_child> children;
+    uint64_t expected = membership_source::keep_entry;
+    uint64_t done = 0;
+  };
+  // Stored packets that share descriptors; their memory goes when copies_left is 0.
   struct batch {
     uint32_t collective = 0;
     std::vector<tlm_net::packet*> pkts;
-    std::vector<uint32_t> remaining;  // [packet] children still to send it to
-    uint64_t copies_left = 0;         // packets x children not yet injected
+    uint64_t copies_left = 0;  // packets x children not yet injected
   };
   struct descriptor {
     uint32_t batch = 0;
@@ -147,7 +165,8 @@ class bcast_unit final : public bcast_unit_base {
   void close_chunk(uint32_t collective);
   void generate();
   void on_generated(const descriptor& d);
-  void release_packet(batch& bt, uint32_t k);
+  void complete(uint32_t b);  // step 10 for batch b
+  void free_entry(uint32_t collective_id);
   void dispatch();
   void send();
   void build();
@@ -164,7 +183,7 @@ class bcast_unit final : public bcast_unit_base {
   std::vector<rx_queue> m_rx;
   uint32_t m_rr = 0;
   sc_core::sc_time m_sched_free;
-  std::map<uint32_t, std::vector<membership_child>> m_table;
+  std::map<uint32_t, table_entry> m_table;
   std::map<uint32_t, collective_state> m_collectives;
   uint64_t m_memory_used = 0;
   std::vector<batch> m_batches;
@@ -179,8 +198,7 @@ class bcast_unit final : public bcast_unit_base {
   std::vector<descriptor> m_sps;  // dispatched descriptors (send_queue_descriptors reserved)
   uint32_t m_sps_rr = 0;          // the one to build a copy for next
   bool m_building = false;
-  uint32_t m_si_batch = 0;  // the copy in the SI (or being built): batch and packet
-  uint32_t m_si_index = 0;
+  uint32_t m_si_batch = 0;  // the batch of the copy in the SI (or being built)
   tlm_net::packet* m_si_pkt = nullptr;  // built, waiting for the link and credits
   uint64_t m_next_packet = 0;
   uint64_t m_in_flight = 0;  // packets between `in` and the Rx-queues or the scheduler

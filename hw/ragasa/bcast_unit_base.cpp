@@ -30,6 +30,12 @@ bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name, network::t
                   rx_queue_peak_packets, tlm_net::combine::max);
   m_stats.declare("membership_peak_entries", "entries", "high-water mark of the Membership Table",
                   membership_peak_entries, tlm_net::combine::max);
+  m_stats.declare("membership_freed", "entries",
+                  "Membership Table entries freed when their collective was complete here",
+                  membership_freed);
+  m_stats.declare("membership_stall_ps", "ps",
+                  "time head Mini Packets waited for a free Membership Table entry",
+                  membership_stall_ps);
   m_stats.declare("working_memory_peak_bytes", "bytes", "high-water mark of Working Memory",
                   working_memory_peak_bytes, tlm_net::combine::max);
   m_stats.declare("work_queue_peak_descriptors", "descriptors",

@@ -84,26 +84,42 @@ struct membership_child {
 };
 
 // Told when a Mini Packet has been parsed into the Membership Table (the management node
-// counts them to know when set-up is complete).
+// counts them to know when set-up is complete) and when Step 10 frees an entry (the
+// management node may then send that unit another Mini Packet).
 class membership_listener {
  public:
   virtual ~membership_listener() = default;
   virtual void on_membership(uint32_t collective_id) = 0;
+  virtual void on_freed(network::terminal_id /*unit_terminal*/, uint32_t /*collective_id*/) {}
 };
 
-// What the management node's Mini Packets carry, keyed by collective_id (see file comment).
+// What the management node's Mini Packets carry, keyed by collective_id (see bcast_unit.h):
+// the child list and the data packets the unit will receive for the collective. Step 10
+// frees the entry once that many have been sent to every child; 0 or `keep_entry`
+// (unknown) keep it until erase_membership. The RTL counts in 32 bits: more is kept.
 class membership_source {
  public:
-  void set(uint32_t collective_id, std::vector<membership_child> children) {
-    m_children[collective_id] = std::move(children);
+  static constexpr uint64_t keep_entry = ~uint64_t{0};
+  void set(uint32_t collective_id, std::vector<membership_child> children,
+           uint64_t packets = keep_entry) {
+    m_entries[collective_id] = entry{std::move(children), packets};
   }
   const std::vector<membership_child>* find(uint32_t collective_id) const {
-    const auto it = m_children.find(collective_id);
-    return it == m_children.end() ? nullptr : &it->second;
+    const auto it = m_entries.find(collective_id);
+    return it == m_entries.end() ? nullptr : &it->second.children;
+  }
+  // Data packets of the collective the unit receives (keep_entry when unknown).
+  uint64_t packets(uint32_t collective_id) const {
+    const auto it = m_entries.find(collective_id);
+    return it == m_entries.end() ? keep_entry : it->second.packets;
   }
 
  private:
-  std::map<uint32_t, std::vector<membership_child>> m_children;
+  struct entry {
+    std::vector<membership_child> children;
+    uint64_t packets = keep_entry;
+  };
+  std::map<uint32_t, entry> m_entries;
 };
 
 // Stage events, for the co-simulation scoreboard (tb/cosim): both models report the same
@@ -121,6 +137,8 @@ class unit_observer {
   // Element (step 5), and left the Dispatcher for the Send Packet Scheduler (steps 6-7).
   virtual void on_descriptor(const tlm_net::packet& first, const membership_child& child) = 0;
   virtual void on_dispatched(const tlm_net::packet& first, const membership_child& child) = 0;
+  // Step 10 freed the collective's Membership Table entry.
+  virtual void on_freed(uint32_t /*collective_id*/) {}
 };
 
 class bcast_unit_base : public sc_core::sc_module {
@@ -131,6 +149,7 @@ class bcast_unit_base : public sc_core::sc_module {
   void set_listener(membership_listener* l) { m_listener = l; }
   void set_observer(unit_observer* o) { m_observer = o; }
   const bcast_unit_params& params() const { return m_params; }
+  network::terminal_id terminal() const { return m_terminal; }
 
   virtual bool idle() const = 0;
   // Writes what holds the unit up; false (and nothing written) when it is idle.
@@ -145,6 +164,8 @@ class bcast_unit_base : public sc_core::sc_module {
   tlm_net::counter bytes_replicated;
   tlm_net::counter rx_queue_peak_packets;      // high-water mark of one Rx-queue
   tlm_net::counter membership_peak_entries;    // high-water mark of the Membership Table
+  tlm_net::counter membership_freed;           // entries freed by Step 10
+  tlm_net::counter membership_stall_ps;        // head Mini Packets waiting for a free entry
   tlm_net::counter working_memory_peak_bytes;  // high-water mark
   tlm_net::counter work_queue_peak_descriptors;
   tlm_net::counter send_queue_peak_descriptors;

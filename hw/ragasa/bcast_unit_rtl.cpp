@@ -184,6 +184,9 @@ class bcast_unit_rtl final : public bcast_unit_base {
        << " dispatched; output credits " << m_out.credits(0, sc_core::sc_time_stamp()) << "/"
        << m_params.output_buffer_bytes << " bytes"
        << (c.out_valid ? ", a copy waits in the SI" : "") << "\n";
+    if (c.st_mp_wait)
+      os << "    a Mini Packet waits for a free Membership Table entry (" << c.st_mt_entries
+         << " held, the table is full)\n";
     return true;
   }
 
@@ -293,9 +296,12 @@ class bcast_unit_rtl final : public bcast_unit_base {
       m_ri.push(p);
     }
     if (c.pl_valid) {  // the Mini Packet parsed at this edge: its payload
-      const auto* kids = m_source.find(packet_of(c.pl_handle).collective_id);
+      const uint32_t id = packet_of(c.pl_handle).collective_id;
+      const auto* kids = m_source.find(id);
       const size_t n = kids ? kids->size() : 0;
       c.pl_nchild = static_cast<uint32_t>(n);
+      const uint64_t expect = m_source.packets(id);  // the core counts in 32 bits
+      c.pl_expect = expect >= 0xffffffffu ? 0xffffffffu : static_cast<uint32_t>(expect);
       for (uint32_t k = 0; k < k_child_max; ++k) {
         c.pl_dst[k] = k < n ? (*kids)[k].dst : 0;
         c.pl_unit[k] = k < n ? (*kids)[k].unit_router : 0;
@@ -346,9 +352,15 @@ class bcast_unit_rtl final : public bcast_unit_base {
       m_observer->on_dispatched(packet_of(c.ev_disp_handle),
                                 membership_child{c.ev_disp_dst, c.ev_disp_unit});
     if (c.ev_copy) inject(now);
+    if (c.ev_freed) {  // step 10 freed an entry (after the copy that completed it)
+      ++membership_freed;
+      if (m_listener) m_listener->on_freed(m_terminal, c.ev_freed_coll);
+      if (m_observer) m_observer->on_freed(c.ev_freed_coll);
+    }
     // Statistics, sampled once per clock.
     const uint64_t period = m_period.value();
     for (uint32_t q = 0; q < k_rxq_max; ++q) {
+      if (c.st_mp_wait >> q & 1u) membership_stall_ps += period;
       if (c.st_stalled >> q & 1u) memory_stall_ps += period;
       if (c.st_hol >> q & 1u) rx_hol_blocked_ps += period;
     }

@@ -30,12 +30,15 @@ void fill_membership(const algorithms::ragasa_relays& relays, uint32_t collectiv
 }
 
 manager::manager(const sc_core::sc_module_name& name, const network::topology& topo, nic& nic,
-                 std::vector<managed_collective> collectives, const manager_params& params)
+                 std::vector<managed_collective> collectives, const manager_params& params,
+                 uint32_t membership_entries)
     : sc_core::sc_module(name),
       m_topo(topo),
       m_nic(nic),
       m_params(params),
-      m_collectives(std::move(collectives)) {
+      m_collectives(std::move(collectives)),
+      m_credits(topo.num_routers(), membership_entries),
+      m_held(topo.num_routers()) {
   for (uint32_t i = 0; i < m_collectives.size(); ++i) {
     const managed_collective& c = m_collectives[i];
     if (c.collective_id >= m_index.size()) m_index.resize(c.collective_id + 1, ~0u);
@@ -50,26 +53,70 @@ manager::manager(const sc_core::sc_module_name& name, const network::topology& t
   m_stats.declare("mini_packets_parsed", "packets", "Mini Packets parsed by their units",
                   mini_packets_parsed);
   m_stats.declare("setup_ps", "ps", "from the first Mini Packet to the last one parsed", setup_ps);
+  m_stats.declare("mini_packets_held", "packets",
+                  "Mini Packets held until their unit freed a Membership Table entry",
+                  mini_packets_held);
+  m_stats.declare("mini_packet_wait_ps", "ps", "time Mini Packets were held, summed",
+                  mini_packet_wait_ps);
+  m_stats.declare("entries_freed", "entries",
+                  "Membership Table entries freed by the units (step 10)", entries_freed);
   SC_METHOD(start);  // runs once, at time 0
 }
 
+void manager::send(uint32_t index, uint32_t i) {
+  const managed_collective& c = m_collectives[index];
+  --m_credits[c.routers[i]];
+  message m;
+  m.kind = tlm_net::packet_kind::control;
+  m.offload = to_unit(c.routers[i]);
+  m.dst = m_topo.terminals_of(c.routers[i]).front();  // where routing aims
+  m.collective_id = c.collective_id;
+  m.bytes = c.mini_packet_bytes[i];
+  m_nic.send_message(m);
+  ++mini_packets_sent;
+  mini_packet_bytes_sent += m.bytes;
+}
+
 void manager::start() {
-  for (const managed_collective& c : m_collectives) {
-    for (size_t i = 0; i < c.routers.size(); ++i) {
-      message m;
-      m.kind = tlm_net::packet_kind::control;
-      m.offload = to_unit(c.routers[i]);
-      m.dst = m_topo.terminals_of(c.routers[i]).front();  // where routing aims
-      m.collective_id = c.collective_id;
-      m.bytes = c.mini_packet_bytes[i];
-      m_nic.send_message(m);
-      ++mini_packets_sent;
-      mini_packet_bytes_sent += m.bytes;
+  for (uint32_t index = 0; index < m_collectives.size(); ++index) {
+    const managed_collective& c = m_collectives[index];
+    for (uint32_t i = 0; i < c.routers.size(); ++i) {
+      const network::router_id r = c.routers[i];
+      if (m_credits[r] > 0 && m_held[r].empty()) {
+        send(index, i);
+      } else {
+        m_held[r].push_back(held{index, i, sc_core::sc_time_stamp()});
+        ++mini_packets_held;
+      }
     }
     if (c.routers.empty()) {  // nothing to configure
       for (host* h : c.gated) h->open_offload_gate(c.context);
     }
   }
+}
+
+void manager::on_freed(network::terminal_id unit_terminal, uint32_t) {
+  ++entries_freed;
+  const network::router_id r = m_topo.router_of(unit_terminal);
+  ++m_credits[r];
+  if (m_held[r].empty()) return;
+  const held h = m_held[r].front();
+  m_held[r].pop_front();
+  mini_packet_wait_ps += (sc_core::sc_time_stamp() - h.since).value();
+  send(h.index, h.router);
+}
+
+size_t manager::held_mini_packets(network::router_id* busiest) const {
+  size_t n = 0;
+  size_t most = 0;
+  for (network::router_id r = 0; r < m_held.size(); ++r) {
+    n += m_held[r].size();
+    if (m_held[r].size() > most) {
+      most = m_held[r].size();
+      if (busiest) *busiest = r;
+    }
+  }
+  return n;
 }
 
 void manager::on_membership(uint32_t collective_id) {

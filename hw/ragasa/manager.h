@@ -6,6 +6,16 @@
 // its set-up is complete: its gated hosts (the root; with nodes relaying, the relays too)
 // may offload. Set-up time (to the last broadcast's) is reported on its own.
 //
+// A Membership Table holds membership_entries broadcasts, and step 10 frees a broadcast's
+// entry once its data have left that unit. The management node keeps one credit per entry
+// of every unit: it sends a unit's Mini Packets in collective order while it holds credits
+// for that unit, holds the rest, and gets a credit back when the unit frees an entry (the
+// completion signal reaches it at once: the paper says nothing of how the management node
+// learns of it, and a full round trip would only lengthen set-up). A held Mini Packet never
+// enters the network, so a full table never blocks data queued behind it in an Rx-queue.
+// Deadlock-free: each unit takes broadcasts in collective order, so the lowest broadcast
+// not set up finds every unit's entries held by lower, set-up broadcasts, which finish.
+//
 // The child lists travel in the membership_source of each router's unit, filled at
 // construction (see bcast_unit.h: packets carry no payload); the MP's wire size is header +
 // bytes per child.
@@ -18,6 +28,7 @@
 #include "network/topology.h"
 #include "tlm/statistics.h"
 
+#include <deque>
 #include <systemc>
 #include <vector>
 
@@ -65,27 +76,41 @@ class manager final : public sc_core::sc_module, public membership_listener {
  public:
   // `nic` is the management node's. At time 0 it sends every collective's Mini Packets, in
   // collective order; a collective's hosts may offload once all of its are parsed.
+  // `membership_entries`: what each unit's table holds (the credits per unit).
   manager(const sc_core::sc_module_name& name, const network::topology& topo, nic& nic,
-          std::vector<managed_collective> collectives, const manager_params& params);
+          std::vector<managed_collective> collectives, const manager_params& params,
+          uint32_t membership_entries);
   SC_HAS_PROCESS(manager);
 
   void on_membership(uint32_t collective_id) override;
+  void on_freed(network::terminal_id unit_terminal, uint32_t collective_id) override;
 
   bool setup_done() const { return m_parsed == m_expected; }
   uint32_t expected_mini_packets() const { return m_expected; }
   size_t collectives() const { return m_collectives.size(); }
   // Collectives whose set-up is not complete, for the stall diagnosis (ids, at most `max`).
   std::vector<uint32_t> incomplete(size_t max) const;
+  // Mini Packets held for a unit's free entry now, and the router with the most of them.
+  size_t held_mini_packets(network::router_id* busiest = nullptr) const;
 
   // Statistics.
   tlm_net::counter mini_packets_sent;
   tlm_net::counter mini_packet_bytes_sent;
   tlm_net::counter mini_packets_parsed;
   tlm_net::counter setup_ps;  // start -> last Mini Packet parsed
+  tlm_net::counter mini_packets_held;  // that waited for a free Membership Table entry
+  tlm_net::counter mini_packet_wait_ps;  // their waits, summed
+  tlm_net::counter entries_freed;  // Membership Table entries the units freed
   const tlm_net::stat_group& stats() const { return m_stats; }
 
  private:
+  struct held {
+    uint32_t index;   // into m_collectives
+    uint32_t router;  // its position in that collective's routers
+    sc_core::sc_time since;
+  };
   void start();
+  void send(uint32_t index, uint32_t i);
 
   const network::topology& m_topo;
   nic& m_nic;
@@ -94,6 +119,8 @@ class manager final : public sc_core::sc_module, public membership_listener {
   std::vector<uint32_t> m_index;   // [collective_id]: its index in m_collectives, or ~0
   std::vector<uint32_t> m_left;    // [index]: Mini Packets not parsed yet
   uint32_t m_expected = 0;
+  std::vector<uint32_t> m_credits;           // [router]: free entries of its unit
+  std::vector<std::deque<held>> m_held;      // [router]: in collective order
   uint32_t m_parsed = 0;
   tlm_net::stat_group m_stats;
 };

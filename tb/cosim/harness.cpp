@@ -44,6 +44,12 @@ class stage_log final : public hw::ragasa::unit_observer {
     e.collective_id = collective_id;
     add(stage::parsed, e);
   }
+  void on_freed(uint32_t collective_id) override {
+    event e;
+    e.t_ps = now_ps();
+    e.collective_id = collective_id;
+    add(stage::freed, e);
+  }
   void on_batch(const packet& first, uint32_t packets) override {
     event e = event_of(first, now_ps());
     e.n = packets;
@@ -292,7 +298,12 @@ class unit_pair final : public sc_core::sc_module {
         dut_driver("dut_driver", s, m_dut_pool, dut_log),
         ref_sink("ref_sink", s, m_ref_pool, ref_log),
         dut_sink("dut_sink", s, m_dut_pool, dut_log) {
-    for (const auto& [id, kids] : s.membership) m_membership.set(id, kids);
+    for (const auto& [id, kids] : s.membership) {
+      const auto n = s.membership_packets.find(id);
+      m_membership.set(id, kids,
+                       n == s.membership_packets.end() ? hw::ragasa::membership_source::keep_entry
+                                                       : n->second);
+    }
     ref->set_observer(&ref_log);
     dut->set_observer(&dut_log);
     ref_driver.out.bind(ref->in);

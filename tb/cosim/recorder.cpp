@@ -34,11 +34,12 @@ void unit_input_recorder::add_unit(const std::string& unit, network::router_id r
 
 void unit_input_recorder::add_membership(
     const std::string& unit, uint32_t collective_id,
-    const std::vector<hw::ragasa::membership_child>& children) {
+    const std::vector<hw::ragasa::membership_child>& children, uint64_t packets) {
   nlohmann::json kids = nlohmann::json::array();
   for (const hw::ragasa::membership_child& c : children) kids.push_back({c.dst, c.unit_router});
-  const nlohmann::json j = {
+  nlohmann::json j = {
       {"type", "membership"}, {"unit", unit}, {"collective_id", collective_id}, {"children", kids}};
+  if (packets != hw::ragasa::membership_source::keep_entry) j["packets"] = packets;
   m_out << j.dump() << "\n";
 }
 
@@ -87,7 +88,8 @@ tlm::tlm_sync_enum unit_input_tap::nb_transport_fw(tlm_net::packet& p, tlm::tlm_
   if (ph == tlm::BEGIN_REQ) {
     if (m_collectives_written.insert(p.collective_id).second) {
       if (const auto* kids = m_membership.find(p.collective_id))
-        m_recorder.add_membership(m_unit, p.collective_id, *kids);
+        m_recorder.add_membership(m_unit, p.collective_id, *kids,
+                                  m_membership.packets(p.collective_id));
     }
     m_recorder.add_packet(m_unit, p, sc_core::sc_time_stamp() + t);
   }

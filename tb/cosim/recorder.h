@@ -39,8 +39,10 @@ class unit_input_recorder {
   void add_unit(const std::string& unit, network::router_id router, network::terminal_id terminal,
                 const hw::ragasa::bcast_unit_params& params, const tlm_net::link_params& port,
                 const hw::router_params& router_params);
+  // `packets`: the data packets its Mini Packet announces (keep_entry: none announced).
   void add_membership(const std::string& unit, uint32_t collective_id,
-                      const std::vector<hw::ragasa::membership_child>& children);
+                      const std::vector<hw::ragasa::membership_child>& children,
+                      uint64_t packets);
   void add_packet(const std::string& unit, const tlm_net::packet& p, const sc_core::sc_time& head);
   // Renames the recording to its path; throws config_error if anything could not be written.
   void finish();

@@ -240,6 +240,8 @@ struct replay_reader {
     if (type == "membership") {
       const auto id = static_cast<uint32_t>(fields(j, "").uint("collective_id", 0, k_u32));
       s.membership[id] = children_from_json(j);
+      if (j.contains("packets"))
+        s.membership_packets[id] = fields(j, "").uint("packets", 0, ~uint64_t{0} - 1);
     } else if (type == "packet") {
       const arrival a = arrival_from_json(j);
       check_arrival(a, s, j, seen[it->second]);

@@ -20,6 +20,8 @@ const char* to_string(stage s) {
       return "scheduled";
     case stage::parsed:
       return "parsed";
+    case stage::freed:
+      return "freed";
     case stage::batch:
       return "batch";
     case stage::descriptor:
@@ -91,6 +93,7 @@ bool same_event(stage s, const event& a, const event& b) {
     case stage::credit:
       return a.size_bytes == b.size_bytes && a.vc == b.vc;
     case stage::parsed:
+    case stage::freed:
       return a.collective_id == b.collective_id;
     case stage::scheduled:
     case stage::batch:
@@ -111,6 +114,8 @@ std::string describe(stage s, const event& e) {
   std::ostringstream os;
   if (s == stage::parsed) {
     os << "Mini Packet of collective " << e.collective_id << " parsed";
+  } else if (s == stage::freed) {
+    os << "Membership Table entry of collective " << e.collective_id << " freed";
   } else if (s == stage::credit) {
     os << "credit of " << e.size_bytes << " B on VC " << static_cast<unsigned>(e.vc)
        << " returned at `in`";
@@ -187,8 +192,8 @@ void scoreboard::compare_sequence(stage s, const std::string& unit, uint64_t per
 
 void scoreboard::compare(const std::string& unit, uint64_t period_ps, const event_log& ref,
                          const event_log& dut) {
-  for (stage s : {stage::credit, stage::scheduled, stage::parsed, stage::batch, stage::descriptor,
-                  stage::dispatched}) {
+  for (stage s : {stage::credit, stage::scheduled, stage::parsed, stage::freed, stage::batch,
+                  stage::descriptor, stage::dispatched}) {
     compare_sequence(s, unit, period_ps, ref[s], dut[s]);
   }
   // Copies per child, children in (dst, unit_router) order.

@@ -7,6 +7,7 @@
 //               bytes and VC, in order
 //   scheduled   packets the Receive Packet Scheduler took, with their Rx-queue
 //   parsed      Mini Packets parsed into the Membership Table (collective)
+//   freed       Membership Table entries freed by step 10 (collective)
 //   batch       chunks closed into batches (first packet, packets)
 //   descriptor  descriptors entering the Work Queue Element (batch's first packet, child)
 //   dispatched  descriptors leaving the Dispatcher (batch's first packet, child)
@@ -35,13 +36,23 @@
 
 namespace bcastsim::tb::cosim {
 
-enum class stage : uint8_t { credit, scheduled, parsed, batch, descriptor, dispatched, copy, end };
-constexpr size_t num_stages = 8;
+enum class stage : uint8_t {
+  credit,
+  scheduled,
+  parsed,
+  freed,
+  batch,
+  descriptor,
+  dispatched,
+  copy,
+  end
+};
+constexpr size_t num_stages = 9;
 const char* to_string(stage s);
 std::ostream& operator<<(std::ostream& os, stage s);
 
 // One stage event. The packet fields describe: scheduled, the packet; batch, descriptor and
-// dispatched, the batch's first packet; copy, the copy; parsed, only collective_id is set;
+// dispatched, the batch's first packet; copy, the copy; parsed and freed, only collective_id is set;
 // credit, only size_bytes and vc.
 struct event {
   uint64_t t_ps = 0;

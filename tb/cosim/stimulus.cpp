@@ -435,6 +435,9 @@ stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
   arrival_writer writer(d, s, colls, plan, start_ps);
   writer.opening();
   writer.run(cycles * plan.period_ps);
+  for (const arrival& a : s.arrivals) {
+    if (a.kind == packet_kind::data) ++s.membership_packets[a.collective_id];
+  }
   return s;
 }
 

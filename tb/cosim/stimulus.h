@@ -62,6 +62,9 @@ struct stimulus {
   hw::ragasa::bcast_unit_params params;
   network::terminal_id terminal = 0;  // the unit's terminal (routing entropy; no routing here)
   std::map<uint32_t, std::vector<hw::ragasa::membership_child>> membership;
+  // The data packets each collective brings to the unit, as its Mini Packet says (step 10
+  // frees the entry when they have all been sent); a collective not listed keeps its entry.
+  std::map<uint32_t, uint64_t> membership_packets;
   std::vector<arrival> arrivals;  // in send order
   // The driver of `in` acts as the router: it spends the unit's input_buffer_bytes credits
   // (VC 0), which come back credit_latency_ps after the unit returns them (the unit link's

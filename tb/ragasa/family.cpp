@@ -135,8 +135,7 @@ class instance final : public offload_instance {
       : m_ctx(ctx),
         m_settings(read_settings(ctx.s.cfg, ctx.s)),
         m_broadcasts(plan_broadcasts(ctx.topo, ctx.place, ctx.prog, m_settings.relay,
-                                     m_settings.manager, ctx.s.nic.packet_bytes,
-                                     m_settings.unit.membership_entries)) {
+                                     m_settings.manager, ctx.s.nic.packet_bytes)) {
     check_management_terminal(m_settings, ctx.topo);
     check_rtl_fanout(m_settings, m_broadcasts);
   }
@@ -279,7 +278,8 @@ void instance::attach(fabric& fab) {
     fab.hosts[rank]->enable_offload(hw::ragasa::to_unit(r));
   }
   m_manager = std::make_unique<hw::ragasa::manager>("manager", m_ctx.topo, *fab.nics[mgmt],
-                                                    std::move(managed), m_settings.manager);
+                                                    std::move(managed), m_settings.manager,
+                                                    m_settings.unit.membership_entries);
   for (auto& u : m_units) u->set_listener(m_manager.get());
 }
 
@@ -299,6 +299,12 @@ uint32_t instance::describe_stall(std::ostream& os, uint32_t max) const {
        << "collective";
     for (const uint32_t id : m_manager->incomplete(8)) os << " " << id;
     os << " ...\n";
+    network::router_id busiest = 0;
+    if (const size_t held = m_manager->held_mini_packets(&busiest)) {
+      os << "    " << held << " Mini Packets are held for a free Membership Table entry (most "
+         << "for router " << busiest << ": ragasa.membership_entries = "
+         << m_settings.unit.membership_entries << ")\n";
+    }
   }
   return shown;
 }
@@ -324,6 +330,11 @@ void summary(const nlohmann::json& r, const summary_row& row) {
   row("ragasa set-up") << format_ns(su["setup_ns"].get<double>()) << ", " << su["mini_packets"]
                        << " Mini Packets (" << su["mini_packet_bytes"] << " B), not in the "
                        << "traversals above\n";
+  row("ragasa membership") << "peak " << u["membership_peak_entries"] << " of "
+                           << u["membership_entries"] << " entries (highest unit), "
+                           << u["membership_freed"] << " freed; " << su["mini_packets_held"]
+                           << " Mini Packets held for a free entry ("
+                           << format_ns(su["mini_packet_wait_ns"].get<double>()) << " summed)\n";
   const uint64_t mini = su["mini_packets"].get<uint64_t>();
   row("ragasa units") << u["replicating"] << " of " << u["count"] << " replicating; took in "
                       << u["packets_in"] << " packets (" << mini << " Mini Packets, "
@@ -399,8 +410,8 @@ offload_family family() {
   f.check_hardware = [](const scenario& s, const network::topology& topo,
                         const network::placement& place, const algorithms::program& prog) {
     const settings st = read_settings(s.cfg, s);
-    const unit_broadcasts bs = plan_broadcasts(topo, place, prog, st.relay, st.manager,
-                                               s.nic.packet_bytes, st.unit.membership_entries);
+    const unit_broadcasts bs =
+        plan_broadcasts(topo, place, prog, st.relay, st.manager, s.nic.packet_bytes);
     check_management_terminal(st, topo);
     check_rtl_fanout(st, bs);
   };

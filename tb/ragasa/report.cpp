@@ -14,7 +14,11 @@ nlohmann::json ragasa_report(const fabric& fab,
   nlohmann::json setup = {{"setup_ns", units::ns_from_ps(static_cast<double>(m.setup_ps.value))},
                           {"mini_packets", m.mini_packets_sent.value},
                           {"mini_packet_bytes", m.mini_packet_bytes_sent.value},
-                          {"routers", m.expected_mini_packets()}};
+                          {"routers", m.expected_mini_packets()},
+                          {"mini_packets_held", m.mini_packets_held.value},
+                          {"mini_packet_wait_ns",
+                           units::ns_from_ps(static_cast<double>(m.mini_packet_wait_ps.value))},
+                          {"entries_freed", m.entries_freed.value}};
   for (network::link_class k = 0; k < control.size(); ++k)
     setup["traversals"][fab.topo().class_name(k)] = control[k];
 
@@ -55,6 +59,9 @@ nlohmann::json ragasa_report(const fabric& fab,
                            {"work_queue_peak_descriptors", t.value("work_queue_peak_descriptors")},
                            {"send_queue_peak_descriptors", t.value("send_queue_peak_descriptors")},
                            {"membership_peak_entries", t.value("membership_peak_entries")},
+                           {"membership_entries", p.membership_entries},
+                           {"membership_freed", t.value("membership_freed")},
+                           {"membership_stall_ns", ns("membership_stall_ps")},
                            {"busiest", busiest ? busiest->basename() : ""},
                            {"busiest_packets_out", busiest ? busiest->packets_out.value : 0}};
   return {{"setup", setup}, {"units", summed}};

@@ -52,8 +52,7 @@ void add_routers(const Tree& tree, const hw::ragasa::manager_params& mp, uint32_
 
 unit_broadcasts plan_broadcasts(const network::topology& topo, const network::placement& place,
                                 const algorithms::program& prog, algorithms::ragasa_relay relay,
-                                const hw::ragasa::manager_params& mp, uint32_t packet_bytes,
-                                uint32_t membership_entries) {
+                                const hw::ragasa::manager_params& mp, uint32_t packet_bytes) {
   unit_broadcasts out;
   out.sources.resize(topo.num_routers());
   for (network::router_id r = 0; r < topo.num_routers(); ++r) {
@@ -64,16 +63,22 @@ unit_broadcasts plan_broadcasts(const network::topology& topo, const network::pl
                            "terminal of its router, so Ragasa needs one on every router; allowed: "
                            "a host-based algorithm, or a terminal on every router");
   }
-  // [context]: the job ranks offloading in it.
+  // [context]: the job ranks offloading in it, and the packets each offloads (as its NIC
+  // cuts them: a zero-byte message is one packet).
   std::vector<std::vector<uint32_t>> offloaders(prog.context_instance.size());
+  std::vector<std::vector<uint64_t>> offloaded(prog.context_instance.size());
   for (uint32_t rank = 0; rank < prog.sched.ranks.size(); ++rank) {
     for (const algorithms::op& o : prog.sched.ranks[rank].ops) {
+      if (o.kind != algorithms::op_kind::offload_bcast) continue;
       std::vector<uint32_t>& v = offloaders[o.context];
-      if (o.kind == algorithms::op_kind::offload_bcast && (v.empty() || v.back() != rank))
+      if (v.empty() || v.back() != rank) {
         v.push_back(rank);
+        offloaded[o.context].push_back(0);
+      }
+      offloaded[o.context].back() += o.bytes == 0 ? 1 : (o.bytes + packet_bytes - 1) / packet_bytes;
     }
   }
-  std::vector<uint32_t> per_router(topo.num_routers(), 0);
+  std::vector<uint64_t> router_packets(topo.num_routers(), 0);
   for (const algorithms::instance_info& inst : prog.instances) {
     if (inst.algorithm->offload != "ragasa") continue;
     std::vector<network::terminal_id> terminals;
@@ -94,26 +99,23 @@ unit_broadcasts plan_broadcasts(const network::topology& topo, const network::pl
         add_routers(t, mp, packet_bytes, b);
         hw::ragasa::fill_membership(topo, t, id, out.sources);
       }
-      for (const network::router_id r : b.routers) {
-        if (++per_router[r] > out.busiest_count) {
-          out.busiest_count = per_router[r];
-          out.busiest_router = r;
-        }
-      }
       b.offloading_ranks = offloaders[b.context];
+      // What each unit receives: its own ranks' offloads, or (units relaying) everything.
+      uint64_t all = 0;
+      for (size_t j = 0; j < b.offloading_ranks.size(); ++j) {
+        const uint64_t n = offloaded[b.context][j];
+        router_packets[topo.router_of(place.terminal_of(b.offloading_ranks[j]))] += n;
+        all += n;
+      }
+      for (const network::router_id r : b.routers) {
+        const uint64_t n = relay == algorithms::ragasa_relay::node ? router_packets[r] : all;
+        b.packets.push_back(n);
+        out.sources[r].set(id, *out.sources[r].find(id), n);
+      }
+      for (const uint32_t rank : b.offloading_ranks)
+        router_packets[topo.router_of(place.terminal_of(rank))] = 0;
       out.list.push_back(std::move(b));
     }
-  }
-  if (out.busiest_count > membership_entries) {
-    throw config_error(
-        "ragasa.membership_entries",
-        "router " + std::to_string(out.busiest_router) + " takes part in " +
-            std::to_string(out.busiest_count) +
-            " Ragasa broadcasts of the run (roots x repetitions x collectives), more than "
-            "ragasa.membership_entries = " +
-            std::to_string(membership_entries) +
-            " (a unit keeps a broadcast's entry until the run ends); allowed: at least " +
-            std::to_string(out.busiest_count));
   }
   return out;
 }

@@ -21,24 +21,23 @@ struct unit_broadcast {
   std::vector<network::router_id> routers;  // taking part, the root's first
   std::vector<uint64_t> mini_packet_bytes;  // [i] for routers[i]
   std::vector<uint32_t> children;           // [i] for routers[i]
+  std::vector<uint64_t> packets;            // [i] data packets routers[i]'s unit receives
   std::vector<uint32_t> offloading_ranks;   // job ranks with offload ops in the context
 };
 
 struct unit_broadcasts {
   std::vector<unit_broadcast> list;                     // in context order
   std::vector<hw::ragasa::membership_source> sources;  // [router]
-  uint32_t busiest_router = 0;  // the router taking part in the most broadcasts
-  uint32_t busiest_count = 0;   // how many
 };
 
-// Builds them. Throws config_error naming the key when a router holds no terminal (its unit is
-// reached by routing toward one: topology.file), a Mini Packet does not fit one packet
-// (ragasa.mini_packet_child_bytes) or a router takes part in more broadcasts than its
-// Membership Table holds (ragasa.membership_entries: entries are held until the run ends).
+// Builds them. A unit receives, for a broadcast, the packets its router's ranks offload
+// (nodes relaying) or all the root's (units relaying): its Mini Packet says how many, so that
+// step 10 frees the entry when they have left. Throws config_error naming the key when a
+// router holds no terminal (its unit is reached by routing toward one: topology.file) or a
+// Mini Packet does not fit one packet (ragasa.mini_packet_child_bytes).
 unit_broadcasts plan_broadcasts(const network::topology& topo, const network::placement& place,
                                 const algorithms::program& prog, algorithms::ragasa_relay relay,
-                                const hw::ragasa::manager_params& mp, uint32_t packet_bytes,
-                                uint32_t membership_entries);
+                                const hw::ragasa::manager_params& mp, uint32_t packet_bytes);
 
 // The Mini Packet of router `r` with `children` children fits one packet, else config_error.
 void check_mini_packet(const hw::ragasa::manager_params& mp, uint32_t packet_bytes,

@@ -147,7 +147,8 @@ class bcast_bench final : public sc_core::sc_module {
   }
 };
 
-// Records each Mini Packet parse: when, and what the Membership Table held at that moment.
+// Records each Mini Packet parse: when, and what the Membership Table held at that moment;
+// and each entry freed.
 class membership_recorder final : public hw::ragasa::membership_listener {
  public:
   struct call {
@@ -162,6 +163,10 @@ class membership_recorder final : public hw::ragasa::membership_listener {
         call{sc_core::sc_time_stamp().value(), collective_id, kids ? kids->size() : size_t{999}});
   }
   std::vector<call> calls;
+  void on_freed(network::terminal_id, uint32_t collective_id) override {
+    freed.push_back(call{sc_core::sc_time_stamp().value(), collective_id, 0});
+  }
+  std::vector<call> freed;  // entries step 10 freed
 
  private:
   const hw::ragasa::bcast_unit& m_unit;

@@ -373,8 +373,10 @@ BOOST_AUTO_TEST_CASE(bcast_unit_send_scheduler_interleaves_packets_across_childr
              boost::test_tools::per_element());
   BOOST_TEST(times(b) == (std::vector<uint64_t>{36000, 88000, 140000, 192000, 244000, 296000}),
              boost::test_tools::per_element());
-  // p0's memory goes with its last copy (140000), p1's with its own (296000).
-  BOOST_TEST(used == (std::vector<uint64_t>{1024, 512, 512, 0}), boost::test_tools::per_element());
+  // Step 10: the batch's memory goes with its last copy (296000), not p0's with its own
+  // (140000); the Membership Table counts the batch's 2 packets.
+  BOOST_TEST(used == (std::vector<uint64_t>{1024, 1024, 1024, 0}),
+             boost::test_tools::per_element());
   BOOST_TEST(b.unit.send_queue_peak_descriptors.value == 3u);
   check_drained(b);
 }

@@ -1,6 +1,7 @@
 // hw/ragasa: the Bcast Unit's Membership Table alone (peak entries, a full table holding a
-// Mini Packet back, an erased entry letting it in, an erase during descriptor generation),
-// on the bench of test_bcast_unit.cpp, with its timing.
+// Mini Packet back, an erased entry letting it in, an erase during descriptor generation,
+// step 10 freeing an entry when its collective's packets have left), on the bench of
+// test_bcast_unit.cpp, with its timing.
 #include "hw/ragasa/bcast_unit.h"
 
 #include <boost/test/unit_test.hpp>
@@ -91,6 +92,51 @@ BOOST_AUTO_TEST_CASE(bcast_unit_full_membership_table_holds_a_mini_packet) {
   std::ostringstream os;
   BOOST_TEST(b.unit.describe_stall(os));
   BOOST_TEST(os.str().find("Rx-queue 3: 1 packets") != std::string::npos);
+  BOOST_TEST(os.str().find("waits for a free Membership Table entry") != std::string::npos);
+}
+
+// Step 10: the completion signal of collective 1's last batch (2 packets, as its Mini Packet
+// announced) frees its entry, and the Mini Packet of collective 2, waiting for room at the
+// head of its Rx-queue, goes in the same cycle; the wait is counted.
+BOOST_AUTO_TEST_CASE(bcast_unit_step_10_frees_the_entry_of_a_complete_collective) {
+  bcast_unit_params p;
+  p.membership_entries = 1;
+  p.descriptor_threshold_bytes = 512;  // two batches of one packet
+  bcast_bench b("bench", p);
+  membership_recorder rec(b.unit);
+  b.unit.set_listener(&rec);
+  b.membership.set(1, {{4}, {5}}, 2);
+  b.membership.set(2, {{6}});  // no count: kept
+  b.source.plans = {plan{10000, mp, 1, 0, 0, 1, 64}, plan{12000, mp, 2, 0, 0, 1, 64},
+                    plan{20000, data, 1, 1, 0, 2, 512}, plan{21000, data, 1, 1, 1, 2, 512}};
+  std::vector<uint64_t> freed_at_first_batch;
+  b.script = [&](bcast_bench& self) {
+    // Both copies of packet 0 have left once the sink holds two: the first batch is
+    // complete, the entry still held (1 of 2 packets).
+    while (self.sink.got.size() < 2) wait_until(sc_core::sc_time_stamp().value() + 1000);
+    freed_at_first_batch.push_back(self.unit.membership_freed.value);
+    freed_at_first_batch.push_back(self.unit.children(1) != nullptr);
+  };
+  sc_core::sc_start();
+
+  BOOST_TEST(freed_at_first_batch == (std::vector<uint64_t>{0, 1}),
+             boost::test_tools::per_element());
+  BOOST_TEST_REQUIRE(b.sink.got.size() == 4u);
+  BOOST_TEST_REQUIRE(rec.calls.size() == 2u);
+  BOOST_TEST(rec.calls[1].collective == 2u);
+  // Freed when the last copy left; MP 2 picked then and parsed scheduler_cycles later.
+  BOOST_TEST(rec.freed.size() == 1u);
+  BOOST_TEST(rec.freed.at(0).collective == 1u);
+  BOOST_TEST(rec.freed.at(0).at_ps == b.sink.got.back().at_ps);
+  BOOST_TEST(rec.calls[1].at_ps == b.sink.got.back().at_ps + 2000);
+  BOOST_TEST(b.unit.membership_freed.value == 1u);
+  BOOST_TEST(b.unit.children(1) == nullptr);
+  BOOST_TEST(b.unit.children(2) != nullptr);
+  // MP 2 waited at its queue's head from when it got there (after 12000) until the free.
+  BOOST_TEST(b.unit.membership_stall_ps.value > 0u);
+  BOOST_TEST(b.unit.membership_stall_ps.value < b.sink.got.back().at_ps - 12000);
+  BOOST_TEST(b.unit.membership_peak_entries.value == 1u);
+  check_drained(b);
 }
 
 // Freeing a Membership Table entry wakes the unit: a Mini Packet waiting at its Rx-queue head
