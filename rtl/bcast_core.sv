@@ -105,6 +105,7 @@ module bcast_core
     output logic [RXQ_MAX-1:0] st_stalled,  // head data packet waits for memory
     output logic [RXQ_MAX-1:0] st_hol,  // and packets wait behind it
     output logic [RXQ_MAX-1:0] st_mp_wait,  // head Mini Packet waits for a free entry
+    output logic st_conn_wait,  // the Dispatcher's head descriptor waits for a connection
     output logic [3:0] err_code
 );
   localparam logic [1:0] SI_NONE = 2'd0, SI_BUILDING = 2'd1, SI_READY = 2'd2;
@@ -118,6 +119,7 @@ module bcast_core
   logic [$clog2(RXQ_DEPTH_MAX)-1:0] rx_head[RXQ_MAX];
   logic [$clog2(RXQ_DEPTH_MAX):0] rx_cnt[RXQ_MAX];
   logic [RXQ_MAX-1:0] stalled, hol, mp_wait;
+  logic conn_wait;  // the Dispatcher's head descriptor waits for a connection
   logic [QW-1:0] rr;
   logic sched_busy;
   logic [7:0] sched_cnt;
@@ -171,6 +173,7 @@ module bcast_core
   logic [$clog2(RXQ_DEPTH_MAX)-1:0] n_rx_head[RXQ_MAX];
   logic [$clog2(RXQ_DEPTH_MAX):0] n_rx_cnt[RXQ_MAX];
   logic [RXQ_MAX-1:0] n_stalled, n_hol, n_mp_wait;
+  logic n_conn_wait;
   logic [QW-1:0] n_rr;
   logic n_sched_busy;
   logic [7:0] n_sched_cnt;
@@ -434,8 +437,10 @@ module bcast_core
     logic msg_hit;
     int mk;
     pkt_t p;
+    desc_t head;
 
     p = '0;
+    head = '0;
     c = '0;
     busy = 1'b0;
     picked = 1'b0;
@@ -455,6 +460,7 @@ module bcast_core
     n_stalled = stalled;
     n_hol = hol;
     n_mp_wait = mp_wait;
+    n_conn_wait = 1'b0;
     n_rr = rr;
     n_sched_busy = sched_busy;
     n_sched_cnt = sched_cnt;
@@ -707,16 +713,9 @@ module bcast_core
       end
       if (n_batches[si_batch].copies_left == '0) n_bvalid[si_batch] = 1'b0;
     end
-    // The SPS builds the next copy: round robin over the descriptors whose child has no
-    // earlier descriptor still being sent (each child gets its batches in order).
+    // The SPS builds the next copy: round robin over the connections (one per child).
     if (n_si_state == SI_NONE && n_sps_cnt != '0) begin
       k = n_sps_rr >= n_sps_cnt ? '0 : n_sps_rr;
-      for (int i = 0; i < SQ_MAX; i++) begin
-        busy = 1'b0;
-        for (int j = 0; j < SQ_MAX; j++)
-          if (j < 32'(k) && n_sps[j].child == n_sps[k[$clog2(SQ_MAX)-1:0]].child) busy = 1'b1;
-        if (i < 32'(n_sps_cnt) && busy) k = k + 1'b1 == n_sps_cnt ? '0 : k + 1'b1;
-      end
       s = n_sps[k[$clog2(SQ_MAX)-1:0]].ptr;
       n_si_state = SI_BUILDING;
       n_si_cnt = cfg_send_cycles;
@@ -734,14 +733,21 @@ module bcast_core
       end else n_sps_rr = k + 1'b1;
     end
 
-    // (3) Dispatcher.
-    if (n_wq_cnt != '0 && !n_disp_busy &&
-        32'(n_sps_cnt) < cfg_sq) begin
-      n_disp_busy = 1'b1;
-      n_disp_cnt = cfg_disp_cycles;
-      n_disp_desc = wq_cnt == '0 ? gen_desc : wq_mem[wq_head];
-      n_wq_head = n_wq_head + 1'b1;
-      n_wq_cnt = n_wq_cnt - 1'b1;
+    // (3) Dispatcher: the head descriptor's connection is set up when the SPS has one free
+    // and its child has none open; else it waits, and the ones behind it.
+    if (n_wq_cnt != '0 && !n_disp_busy) begin
+      head = wq_cnt == '0 ? gen_desc : wq_mem[wq_head];
+      can = 32'(n_sps_cnt) < cfg_sq;
+      for (int j = 0; j < SQ_MAX; j++)
+        if (j < 32'(n_sps_cnt) && n_sps[j].child == head.child) can = 1'b0;
+      n_conn_wait = !can;
+      if (can) begin
+        n_disp_busy = 1'b1;
+        n_disp_cnt = cfg_disp_cycles;
+        n_disp_desc = head;
+        n_wq_head = n_wq_head + 1'b1;
+        n_wq_cnt = n_wq_cnt - 1'b1;
+      end
     end
 
     // (4) Descriptor generation.
@@ -845,6 +851,7 @@ module bcast_core
       stalled <= '0;
       hol <= '0;
       mp_wait <= '0;
+      conn_wait <= 1'b0;
       rr <= '0;
       sched_busy <= 1'b0;
       sched_cnt <= '0;
@@ -888,6 +895,7 @@ module bcast_core
       stalled <= n_stalled;
       hol <= n_hol;
       mp_wait <= n_mp_wait;
+      conn_wait <= n_conn_wait;
       rr <= n_rr;
       sched_busy <= n_sched_busy;
       sched_cnt <= n_sched_cnt;
@@ -1002,6 +1010,7 @@ module bcast_core
     st_stalled = stalled;
     st_hol = hol;
     st_mp_wait = mp_wait;
+    st_conn_wait = conn_wait;
     err_code = err;
     idle = ri_cnt == '0 && rx_total == '0 && !sched_busy && !gq_valid && !gen_busy &&
         wq_cnt == '0 && !disp_busy && sps_cnt == '0 && si_state == SI_NONE && mem_used == '0;

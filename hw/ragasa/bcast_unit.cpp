@@ -322,11 +322,32 @@ void bcast_unit::on_generated(const descriptor& d) {
     work_queue_peak_descriptors.value = m_work_queue.size();
 }
 
-// Steps 6-7: one descriptor per dispatch_cycles, while the Send Packet Scheduler has room.
+bool bcast_unit::connected(const membership_child& c) const {
+  for (const descriptor& d : m_sps) {
+    if (d.child.dst == c.dst && d.child.unit_router == c.unit_router) return true;
+  }
+  return false;
+}
+
+// Steps 6-7: the Dispatcher sets up a connection for the Work Queue's head descriptor, one per
+// dispatch_cycles: it succeeds when the Send Packet Scheduler has a free connection and the
+// child has none open (a connection closes when its last packet starts building); else the
+// descriptor waits (connection_wait_ps) and the ones behind it wait too.
 void bcast_unit::dispatch() {
-  if (m_work_queue.empty() || sc_core::sc_time_stamp() < m_disp_free ||
-      m_sps.size() + m_dispatching >= m_params.send_queue_descriptors)
-    return;
+  const sc_time now = sc_core::sc_time_stamp();
+  if (m_work_queue.empty() || now < m_disp_free) return;
+  if (m_sps.size() + m_dispatching >= m_params.send_queue_descriptors ||
+      connected(m_work_queue.front().child)) {
+    if (!m_conn_waits) {
+      m_conn_waits = true;
+      m_conn_since = now;
+    }
+    return;  // a copy starting to build closes a connection and wakes us
+  }
+  if (m_conn_waits) {
+    connection_wait_ps += (now - m_conn_since).value();
+    m_conn_waits = false;
+  }
   const descriptor d = m_work_queue.pop();
   ++m_dispatching;
   m_disp_free = after(m_params.dispatch_cycles);
@@ -343,20 +364,10 @@ void bcast_unit::send() {
   if (!m_building && !m_si_pkt && !m_sps.empty()) build();
 }
 
-bool bcast_unit::child_busy_before(uint32_t k) const {
-  const membership_child& c = m_sps[k].child;
-  for (uint32_t j = 0; j < k; ++j) {
-    if (m_sps[j].child.dst == c.dst && m_sps[j].child.unit_router == c.unit_router) return true;
-  }
-  return false;
-}
-
 void bcast_unit::build() {
-  // Round-robin from m_sps_rr over the descriptors whose child has no earlier batch still
-  // being sent (so each child gets its packets in order); m_sps[0] always qualifies.
-  const auto n = static_cast<uint32_t>(m_sps.size());
-  if (m_sps_rr >= n) m_sps_rr = 0;
-  for (uint32_t k = 0; k < n && child_busy_before(m_sps_rr); ++k) m_sps_rr = (m_sps_rr + 1) % n;
+  // Round-robin over the open connections, one per child: each child gets its batches in
+  // the order they were dispatched.
+  if (m_sps_rr >= m_sps.size()) m_sps_rr = 0;
   descriptor& d = m_sps[m_sps_rr];
   m_si_batch = d.batch;
   const packet* src = m_batches[d.batch].pkts[d.next];

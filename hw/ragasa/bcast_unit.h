@@ -34,10 +34,17 @@
 //                          collective, descriptor_cycles each, into the Work Queue Element
 //                          while it has room (step 5); a batch whose collective has no
 //                          Membership entry yet waits for its Mini Packet.
-//   dispatch()             Dispatcher, dispatch_cycles per descriptor (connection set-up),
-//                          into the Send Packet Scheduler's queue while it has room (6-7).
+//   dispatch()             Dispatcher, dispatch_cycles per descriptor: "successfully
+//                          established connection descriptors are sent to the Send Packet
+//                          Scheduler" (6-7). A connection is an open send channel to one
+//                          child: the SPS holds send_queue_descriptors of them, and a child
+//                          has at most one (a NIC keeps a send queue per destination so its
+//                          packets arrive in order). The head descriptor's set-up waits while
+//                          all connections are open or its child's is (its earlier batch is
+//                          still being sent), and the descriptors behind it wait with it
+//                          (connection_wait_ps).
 //   send()                 Send Packet Scheduler + Send Interface, send_cycles per packet: it
-//                          serves its dispatched descriptors round-robin, one packet each, so
+//                          serves its connections round-robin, one packet each, so
 //                          one stored packet goes to all children before the next does (the
 //                          router switches consecutive copies to different outputs). It builds
 //                          a copy from
@@ -170,7 +177,7 @@ class bcast_unit final : public bcast_unit_base {
   void dispatch();
   void send();
   void build();
-  bool child_busy_before(uint32_t k) const;  // an earlier m_sps entry has m_sps[k]'s child
+  bool connected(const membership_child& c) const;  // an m_sps entry is c's connection
   void inject();
   uint32_t new_batch();
   void sample_trace();
@@ -195,6 +202,8 @@ class bcast_unit final : public bcast_unit_base {
   tlm_net::ring<descriptor> m_work_queue;
   uint32_t m_dispatching = 0;  // descriptors in the Dispatcher (room kept for them)
   sc_core::sc_time m_disp_free;
+  bool m_conn_waits = false;  // the head descriptor waits for a connection since m_conn_since
+  sc_core::sc_time m_conn_since;
   std::vector<descriptor> m_sps;  // dispatched descriptors (send_queue_descriptors reserved)
   uint32_t m_sps_rr = 0;          // the one to build a copy for next
   bool m_building = false;

@@ -44,6 +44,10 @@ bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name, network::t
   m_stats.declare("send_queue_peak_descriptors", "descriptors",
                   "high-water mark of dispatched descriptors at the Send Packet Scheduler",
                   send_queue_peak_descriptors, tlm_net::combine::max);
+  m_stats.declare("connection_wait_ps", "ps",
+                  "time the Dispatcher's head descriptor waited for a connection (all open, or "
+                  "its child's still sending an earlier batch)",
+                  connection_wait_ps);
   m_stats.declare("memory_stall_ps", "ps", "time head data packets waited for Working Memory",
                   memory_stall_ps);
   m_stats.declare("rx_hol_blocked_ps", "ps",

@@ -68,9 +68,9 @@ struct bcast_unit_params {
     v.field("ragasa.work_queue_descriptors", work_queue_descriptors, 1, 1e6,
             "Work Queue Element capacity");
     v.field("ragasa.dispatch_cycles", dispatch_cycles, 0, 1e6,
-            "Dispatcher (connection set-up), per descriptor");
+            "Dispatcher: connection set-up, per descriptor");
     v.field("ragasa.send_queue_descriptors", send_queue_descriptors, 1, 1e6,
-            "dispatched descriptors the Send Packet Scheduler holds and interleaves");
+            "connections the Send Packet Scheduler holds and interleaves (one per child)");
     v.field("ragasa.send_cycles", send_cycles, 0, 1e6, "Send Packet Scheduler + SI, per packet");
   }
 };
@@ -169,6 +169,7 @@ class bcast_unit_base : public sc_core::sc_module {
   tlm_net::counter working_memory_peak_bytes;  // high-water mark
   tlm_net::counter work_queue_peak_descriptors;
   tlm_net::counter send_queue_peak_descriptors;
+  tlm_net::counter connection_wait_ps;  // the Dispatcher's head descriptor waiting to connect
   tlm_net::counter memory_stall_ps;    // head data packets waiting for memory
   tlm_net::counter rx_hol_blocked_ps;  // packets queued behind such a head
   tlm_net::counter ri_blocked_ps;      // RI blocked by a full Rx-queue

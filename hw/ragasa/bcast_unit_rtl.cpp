@@ -365,6 +365,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
       if (c.st_hol >> q & 1u) rx_hol_blocked_ps += period;
     }
     if (c.st_ri_blocked) ri_blocked_ps += period;
+    if (c.st_conn_wait) connection_wait_ps += period;
     auto peak = [](tlm_net::counter& s, uint64_t v) {
       if (v > s.value) s.value = v;
     };

@@ -392,18 +392,19 @@ BOOST_AUTO_TEST_CASE(bcast_unit_child_gets_batches_in_order) {
   sc_core::sc_start();
 
   // Stored 26000, 28000 (batch 0 closes), 30000, 32000 (batch 1 closes). Descriptors b0c1
-  // 30000, b0c2 32000, b1c1 34000, b1c2 36000; dispatched 32000, 34000, 36000, 38000: from
-  // 38000 the SPS holds all four. After b0c1 p0 (sent 36000) and b0c2 p0 (88000) the
-  // round-robin reaches b1c1 and b1c2, but their children still have batch 0 to finish:
-  // b0c1 p1 goes next, then b0c2 p1, and only then batch 1; one copy per 52000 ps (the
-  // 51200 ps link time up to the next edge).
+  // 30000, b0c2 32000, b1c1 34000, b1c2 36000; b0c1 and b0c2 dispatched 32000, 34000. A
+  // child has one connection: b1c1 waits at the Work Queue's head from 34000 until b0c1's
+  // last packet starts building (88000), b1c2 behind it, then from 90000 until b0c2's
+  // (140000): 54000 + 50000 ps of set-up waits. So each child gets batch 0 before batch 1;
+  // one copy per 52000 ps (the 51200 ps link time up to the next edge).
   BOOST_TEST(order(b) ==
                  (std::vector<std::string>{"1:0", "2:0", "1:1", "2:1", "1:2", "2:2", "1:3", "2:3"}),
              boost::test_tools::per_element());
   BOOST_TEST(times(b) == (std::vector<uint64_t>{36000, 88000, 140000, 192000, 244000, 296000,
                                                 348000, 400000}),
              boost::test_tools::per_element());
-  BOOST_TEST(b.unit.send_queue_peak_descriptors.value == 4u);
+  BOOST_TEST(b.unit.send_queue_peak_descriptors.value == 2u);
+  BOOST_TEST(b.unit.connection_wait_ps.value == 104000u);
   check_drained(b);
 }
 
