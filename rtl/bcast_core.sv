@@ -72,9 +72,9 @@ module bcast_core
     output logic [QW-1:0] ev_sched_queue,
     output logic ev_parsed,
     output logic [HW-1:0] ev_parsed_handle,
-    output logic [COLL_MAX:0] ev_batch,
-    output logic [HW-1:0] ev_batch_handle[COLL_MAX+1],
-    output logic [15:0] ev_batch_npkts[COLL_MAX+1],
+    output logic ev_batch,  // a chunk closed (at most one an edge: one packet is stored)
+    output logic [HW-1:0] ev_batch_handle,
+    output logic [15:0] ev_batch_npkts,
     output logic ev_desc,
     output logic [HW-1:0] ev_desc_handle,
     output logic [31:0] ev_desc_dst,
@@ -242,12 +242,11 @@ module bcast_core
   logic [31:0] e_freed_coll;
   logic [HW-1:0] e_sched_handle, e_parsed_handle, e_desc_handle, e_disp_handle, e_copy_handle;
   logic [QW-1:0] e_sched_queue;
-  logic [COLL_MAX:0] e_batch;
-  logic [HW-1:0] e_batch_handle[COLL_MAX+1];
-  logic [15:0] e_batch_npkts[COLL_MAX+1];
+  logic e_batch;
+  logic [HW-1:0] e_batch_handle;
+  logic [15:0] e_batch_npkts;
   logic [31:0] e_desc_dst, e_desc_unit, e_disp_dst, e_disp_unit, e_copy_dst, e_copy_unit;
   logic e_ri_blocked;
-  int n_events;
 
   // The children of the Mini Packet parsed at this edge, for the table write and for a
   // descriptor generated from them at once.
@@ -320,10 +319,9 @@ module bcast_core
         copies_left: '0,
         next: '0
     };
-    e_batch[n_events] = 1'b1;
-    e_batch_handle[n_events] = n_colls[c].open_first;
-    e_batch_npkts[n_events] = n_colls[c].open_cnt;
-    n_events = n_events + 1;
+    e_batch = 1'b1;
+    e_batch_handle = n_colls[c].open_first;
+    e_batch_npkts = n_colls[c].open_cnt;
     n_colls[c].open_cnt = '0;
     n_colls[c].open_bytes = '0;
     mt_find(n_colls[c].coll);
@@ -531,11 +529,9 @@ module bcast_core
     e_sched_queue = '0;
     e_parsed = 1'b0;
     e_parsed_handle = '0;
-    e_batch = '0;
-    for (int i = 0; i <= COLL_MAX; i++) begin
-      e_batch_handle[i] = '0;
-      e_batch_npkts[i] = '0;
-    end
+    e_batch = 1'b0;
+    e_batch_handle = '0;
+    e_batch_npkts = '0;
     e_desc = 1'b0;
     e_desc_handle = '0;
     e_desc_dst = '0;
@@ -552,7 +548,6 @@ module bcast_core
     e_freed = 1'b0;
     e_freed_coll = '0;
     e_ri_blocked = 1'b0;
-    n_events = 0;
     moves = 0;
     mt_hit = 1'b0;
     mt_at = '0;
@@ -858,7 +853,7 @@ module bcast_core
       sched_pkt <= '0;
       sched_slot <= '0;
       mt_valid <= '0;  // an entry's fields are read only while it is valid
-      for (int c = 0; c < COLL_MAX; c++) colls[c] <= '0;
+      colls <= '{default: '0};
       bvalid <= '0;
       gq_valid <= 1'b0;
       gq_head <= '0;
@@ -970,7 +965,7 @@ module bcast_core
     ev_sched_queue <= e_sched_queue;
     ev_parsed <= !rst && e_parsed;
     ev_parsed_handle <= e_parsed_handle;
-    ev_batch <= rst ? '0 : e_batch;
+    ev_batch <= !rst && e_batch;
     ev_batch_handle <= e_batch_handle;
     ev_batch_npkts <= e_batch_npkts;
     ev_desc <= !rst && e_desc;

@@ -7,7 +7,9 @@ package bcast_pkg;
   localparam int RXQ_DEPTH_MAX = 16;  // packets per Rx-queue
   localparam int MT_MAX = 128;  // Membership Table entries
   localparam int CHILD_MAX = 16;  // children per entry
-  localparam int COLL_MAX = 16;  // collectives with data in the unit at once
+  // Collectives with data in the unit at once: as many as the Membership Table holds (72
+  // broadcasts cross every unit when all nodes of the paper's dragonfly broadcast).
+  localparam int COLL_MAX = 128;
   localparam int MSG_MAX = 4;  // messages in progress per collective
   localparam int BATCH_MAX = 256;  // closed chunks (batches) alive at once
   localparam int SLOT_MAX = 4096;  // packets held in Working Memory

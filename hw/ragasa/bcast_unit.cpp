@@ -77,12 +77,16 @@ tlm::tlm_sync_enum bcast_unit::nb_transport_fw(uint32_t, packet& p, tlm::tlm_pha
     SC_REPORT_ERROR(name(), "Mini Packet for a collective the membership source does not know");
   ++packets_in;
   ++m_in_flight;
-  // The RI assembles the packet once its tail is in.
+  // The RI assembles the packet once its tail is in, and hands on one packet per clock:
+  // short packets (a Mini Packet, a few-byte message) can end within one cycle.
   const sc_time now = sc_core::sc_time_stamp();
   action a;
   a.kind = action_kind::assembled;
   a.pkt = &p;
-  m_agenda.push(edge(p.tail_time > now ? p.tail_time : now) + m_period * m_params.ri_cycles, a);
+  sc_time at = edge(p.tail_time > now ? p.tail_time : now) + m_period * m_params.ri_cycles;
+  if (at < m_ri_next) at = m_ri_next;
+  m_ri_next = at + m_period;
+  m_agenda.push(at, a);
   return tlm::TLM_ACCEPTED;
 }
 
@@ -509,8 +513,8 @@ bool bcast_unit::describe_stall(std::ostream& os) const {
   if (waits_for_memory && full && m_si_pkt &&
       m_out.credits(0, sc_core::sc_time_stamp()) < m_si_pkt->size_bytes) {
     os << "    Working Memory is full, its copies wait for the router's credits and its inputs "
-          "wait for that memory: where units send to units (ragasa.relay = unit) and trees "
-          "cross, each waits for the next one's memory, a message-dependent deadlock\n";
+          "wait for that memory: if those copies go to units whose memory waits in turn "
+          "(ragasa.relay = unit, crossing trees), a message-dependent deadlock\n";
   }
   if (open > 0 && m_batches.size() == m_free_batches.size() &&
       open_bytes + m_params.packet_bytes > m_params.working_memory_bytes) {

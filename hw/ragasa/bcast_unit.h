@@ -5,7 +5,8 @@
 //   in.nb_transport_fw     head arrives; the packet owns RI buffer space (the router spent
 //                          credits for it). The Receive Interface (RI) assembles it: ri_cycles
 //                          after the clock edge following its tail it leaves the RI, in arrival
-//                          order, for Rx-queue collective_id % rx_queues (step 1), and its RI
+//                          order and at most one per clock, for Rx-queue
+//                          collective_id % rx_queues (step 1), and its RI
 //                          buffer space goes back to the router as a credit. A full Rx-queue
 //                          blocks the RI (ri_blocked_ps), and so, through credits, the router.
 //   schedule()             Receive Packet Scheduler, one packet per scheduler_cycles,
@@ -186,6 +187,7 @@ class bcast_unit final : public bcast_unit_base {
   tlm_net::tagged_bw<bcast_unit> m_bw;
   tlm_net::ring<tlm_net::packet*> m_ri;
   sc_core::sc_time m_ri_blocked_since;
+  sc_core::sc_time m_ri_next;  // the first edge the RI may hand on its next packet
   bool m_ri_blocked = false;
   std::vector<rx_queue> m_rx;
   uint32_t m_rr = 0;

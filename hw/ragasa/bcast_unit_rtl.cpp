@@ -39,7 +39,7 @@ const char* error_name(uint32_t code) {
     case 1:
       return "more packets held in the RI than it has room for (64)";
     case 2:
-      return "more collectives with data in the unit than it tracks (16)";
+      return "more collectives with data in the unit than it tracks (128)";
     case 3:
       return "more messages in progress in one collective than it tracks (4)";
     case 4:
@@ -338,10 +338,8 @@ class bcast_unit_rtl final : public bcast_unit_base {
       if (m_listener) m_listener->on_membership(id);
       if (m_observer) m_observer->on_parsed(id);
     }
-    for (uint32_t k = 0; c.ev_batch && k <= 16; ++k) {
-      if ((c.ev_batch >> k & 1u) && m_observer)
-        m_observer->on_batch(packet_of(c.ev_batch_handle[k]), c.ev_batch_npkts[k]);
-    }
+    if (c.ev_batch && m_observer)
+      m_observer->on_batch(packet_of(c.ev_batch_handle), c.ev_batch_npkts);
     if (c.ev_desc) {
       ++descriptors;
       if (m_observer)

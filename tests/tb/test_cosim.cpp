@@ -2,7 +2,8 @@
 // RTL Bcast Unit against the SystemC model, through the real `bcastsim cosim`.
 //   - random stimulus, 4 seeds x 30,000 cycles (each its own case): no divergence;
 //   - replays of the 72-node Ragasa study (experiments/ragasa/df72.yaml) at 1 KiB, 16 KiB
-//     and 1 MiB, recorded with `bcastsim run --record-unit-inputs`: no divergence;
+//     and 1 MiB, and with all 72 nodes broadcasting over background traffic, recorded with
+//     `bcastsim run --record-unit-inputs`: no divergence;
 //   - the RTL's deliberate faults (rtl-fault-unfair, rtl-fault-early-free) on a stimulus that
 //     exercises them and that the fault-free RTL passes: exit 1, the first divergence named;
 //     and at every seed of 1-8: exit 1, no NOT EXERCISED.
@@ -36,13 +37,13 @@ void random_against_rtl(uint64_t seed) {
                        std::to_string(k_cycles));
 }
 
-void replay_df72(uint64_t bytes) {
+void replay_df72(uint64_t bytes, const std::string& sets = "") {
   const std::string dir = fresh_dir();
   const std::string file = dir + "/units.jsonl";
   const outcome run =
       run_cli(std::string("run ") + BCASTSIM_SOURCE_DIR +
               "/experiments/ragasa/df72.yaml --set collective.bytes=" + std::to_string(bytes) +
-              " -q --out " + dir + " --record-unit-inputs " + file);
+              sets + " -q --out " + dir + " --record-unit-inputs " + file);
   BOOST_REQUIRE_MESSAGE(run.code == 0, run.output);
   expect_no_divergence("cosim --dut rtl --replay " + file + " --vcd " + dir + "/vcd");
 }
@@ -104,6 +105,20 @@ BOOST_AUTO_TEST_CASE(rtl_replay_df72_16_kib) {
 }
 BOOST_AUTO_TEST_CASE(rtl_replay_df72_1_mib) {
   replay_df72(1048576);
+}
+
+// All 72 nodes broadcasting with background traffic: more than 16 broadcasts hold data in a
+// unit at once (the RTL tracked 16), and 1-byte packets and Mini Packets end within one
+// clock at a unit's RI, which hands on one packet per clock in both models.
+BOOST_AUTO_TEST_CASE(rtl_replay_all_nodes_one_byte_units_relaying) {
+  replay_df72(1,
+              " --set collective.roots=all --set ragasa.relay=unit --set traffic.kind=background"
+              " --set seed=4");
+}
+BOOST_AUTO_TEST_CASE(rtl_replay_all_nodes_8_kib_nodes_relaying) {
+  replay_df72(8192,
+              " --set collective.roots=all --set ragasa.relay=node --set traffic.kind=background"
+              " --set seed=3");
 }
 
 // Unfair Receive Packet Scheduler (always from Rx-queue 0): several busy Rx-queues.
