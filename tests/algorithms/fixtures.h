@@ -3,8 +3,10 @@
 
 #include "network/dragonfly.h"
 #include "network/placement.h"
+#include "network/torus.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace bcastsim::test {
 
@@ -29,6 +31,16 @@ inline network::placement make_placement(const network::topology& topo,
   pp.first_terminal = first;
   pp.seed = seed;
   return network::placement(topo, pp);
+}
+
+inline network::torus make_torus(uint32_t x, uint32_t y, uint32_t z,
+                                 const std::vector<network::torus_dim>& mesh = {}) {
+  network::torus_params tp;
+  tp.x = x;
+  tp.y = y;
+  tp.z = z;
+  for (const network::torus_dim d : mesh) tp.mesh[d] = true;
+  return network::torus(tp);
 }
 
 }  // namespace bcastsim::test
