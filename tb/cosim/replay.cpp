@@ -152,7 +152,9 @@ arrival arrival_from_json(const nlohmann::json& j) {
   f.get("count", a.count, 1, k_u32);
   f.get("index", a.index, 0, a.count - 1);
   f.get("size_bytes", a.size_bytes, 1, k_u32);
-  f.get("msg_bytes", a.msg_bytes, a.size_bytes, k_u64);
+  // A zero-byte message is one packet of one wire byte.
+  const bool empty_message = a.count == 1 && a.size_bytes == 1;
+  f.get("msg_bytes", a.msg_bytes, empty_message ? 0 : a.size_bytes, k_u64);
   f.get("buf_offset", a.buf_offset, 0, k_u64);
   return a;
 }

@@ -269,6 +269,27 @@ BOOST_AUTO_TEST_CASE(replay_of_a_recorded_run_round_trips) {
   BOOST_TEST(r.packets_in == packets);
   BOOST_TEST(r[stage::copy].compared == result["ragasa"]["units"]["packets_out"].get<uint64_t>());
   BOOST_TEST(r[stage::parsed].compared == mini);
+  // Each Mini Packet announced its collective's packets (the recording keeps the count):
+  // every entry was freed when they had left.
+  BOOST_TEST(r[stage::freed].compared == mini);
+}
+
+// A zero-byte broadcast sends one packet of one wire byte (msg_bytes 0); its recording
+// replays (it was refused: msg_bytes below size_bytes).
+BOOST_AUTO_TEST_CASE(replay_of_a_zero_byte_broadcast_round_trips) {
+  const std::string dir = fresh_dir();
+  const std::string file = dir + "/units.jsonl";
+  const test::outcome o = run_cli(
+      "run --set collective.algorithm=ragasa --set collective.bytes=0 -q --out " + dir +
+      " --record-unit-inputs " + file);
+  BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
+  const std::vector<stimulus> stimuli = load_replay(file);
+  BOOST_REQUIRE(!stimuli.empty());
+  const report r = run_cosim(stimuli, cosim_options{});
+  std::ostringstream os;
+  print(os, r);
+  BOOST_TEST(r.ok(), os.str());
+  BOOST_TEST(r[stage::copy].compared > 0u);
 }
 
 BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2) {
