@@ -2,7 +2,8 @@
 """Plots the Ragasa experiment (experiments/ragasa/README.md) from its `bcastsim sweep` results.
 
 Reads RESULTS/<study>/results.csv for the studies experiments/ragasa/{sizes,send-queue,buffers,
-roots,seeds}.yaml (columns named by result.json's dotted paths, e.g. collective.completion_ns).
+buffers-all,roots,seeds}.yaml (columns named by result.json's dotted paths, e.g.
+collective.completion_ns).
 
   scripts/plot_ragasa.py [--results experiments/ragasa/results] [--out experiments/ragasa]
   scripts/plot_ragasa.py --tables     # prints the README's Markdown tables instead
@@ -10,8 +11,10 @@ roots,seeds}.yaml (columns named by result.json's dotted paths, e.g. collective.
 Writes into --out:
   sizes.png    completion time vs message size (log-log) for binomial and ragasa (unit port
                5.25 .. 42 GiB/s, and descriptor threshold 512 B), and the speedup over binomial
-  buffers.png  the 16 KiB buffer sweep: completion, memory stall and RI-blocked time vs Working
-               Memory, one line per Rx-queue depth; descriptor threshold 4096 B and 512 B
+  buffers.png  the 16 KiB buffer sweeps: completion, memory stall and RI-blocked time vs Working
+               Memory, one line per Rx-queue depth and descriptor threshold (4096 B, 512 B);
+               rows: one broadcast with nodes relaying, with units relaying, and all 72 nodes
+               broadcasting with nodes relaying (deadlocked points marked on the axis)
 
 Needs matplotlib (Debian: apt-get install python3-matplotlib; run with the system python3).
 """
@@ -37,6 +40,8 @@ HOL = "ragasa.units.rx_hol_blocked_ns"
 RI = "ragasa.units.ri_blocked_ns"
 WM_PEAK = "ragasa.units.working_memory_peak_bytes"
 RX_PEAK = "ragasa.units.rx_queue_peak_packets"
+CONN = "ragasa.units.connection_wait_ns"
+RANK_AVG = "collective.rank_completion_ns_avg"
 ALG, BYTES, ROOT = "collective.algorithm", "collective.bytes", "collective.root"
 PORT, THR = "ragasa.port_bandwidth_gib_per_s", "ragasa.descriptor_threshold_bytes"
 WM, RXQ, SQ = "ragasa.working_memory_bytes", "ragasa.rx_queue_packets", "ragasa.send_queue_descriptors"
@@ -114,44 +119,76 @@ def plot_sizes(res, out):
     return path
 
 
+def read_buffers(res, study):
+    """Every point of RESULTS/<study>/results.csv, failed ones too (a deadlock is a result)."""
+    path = os.path.join(res, study, "results.csv")
+    rows = list(csv.DictReader(open(path)))
+    if not any(r["status"] == "ok" for r in rows):
+        raise SystemExit(f"{path}: no successful points")
+    return rows
+
+
+# The buffer studies: (study, relay, title). buffers-all also holds units relaying at 64 KiB,
+# which deadlocks at every depth (the README says so; it is not plotted).
+BUFFER_CASES = [("buffers", "node", "one broadcast, nodes relay"),
+                ("buffers", "unit", "one broadcast, units relay"),
+                ("buffers-all", "node", "all 72 nodes broadcasting, nodes relay")]
+RELAY = "ragasa.relay"
+
+
 def plot_buffers(res, out):
-    buffers = read(res, "buffers")
-    sweeps = [("threshold 4096 B (default)", [r for r in buffers if r[THR] == "4096"]),
-              ("threshold 512 B", [r for r in buffers if r[THR] == "512"])]
-    metrics = [(DONE, "completion time (µs)"),
-               (STALL, "memory stall, all units (µs)"),
-               (RI, "RI blocked, all units (µs)")]
-    fig, axes = plt.subplots(len(sweeps), len(metrics), figsize=(13, 7.5), sharex=True)
-    markers = "ov^sD"
-    linestyles = ("-", "--", "-.", ":", (0, (5, 1)))
-    for row, (title, rows) in enumerate(sweeps):
-        depths = sorted({int(r[RXQ]) for r in rows})
-        for col, (metric, ylabel) in enumerate(metrics):
+    from matplotlib.lines import Line2D
+    studies = {s: read_buffers(res, s) for s in {c[0] for c in BUFFER_CASES}}
+    # (column, label, unit per case: one broadcast in µs, all nodes' summed waits in ms)
+    metrics = [(DONE, "completion", ("µs", "µs")),
+               (STALL, "memory stall, all units", ("µs", "ms")),
+               (RI, "RI blocked, all units", ("µs", "ms"))]
+    thresholds = [("4096", "-", "o"), ("512", "--", "s")]
+    fig, axes = plt.subplots(len(BUFFER_CASES), len(metrics), figsize=(14, 11), sharex=True)
+    colors = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
+    depths = sorted({int(r[RXQ]) for rows in studies.values() for r in rows})
+    wms = sorted({int(r[WM]) for rows in studies.values() for r in rows})
+    for row, (study, relay, title) in enumerate(BUFFER_CASES):
+        rows = [r for r in studies[study] if r[RELAY] == relay]
+        for col, (metric, label, units) in enumerate(metrics):
             ax = axes[row][col]
-            for i, q in enumerate(depths):
-                pts = sorted((int(r[WM]), float(r[metric]) / 1000)
-                             for r in rows if int(r[RXQ]) == q)
-                # identical lines overlap: offset the markers' size so each stays visible
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=markers[i % 5],
-                        linestyle=linestyles[i % 5], ms=9 - 1.3 * i, fillstyle="none",
-                        linewidth=1.2,
-                        label=f"Rx-queue {q} packets")
+            unit = units[study == "buffers-all"]
+            scale = 1e3 if unit == "µs" else 1e6
+            dead = []
+            for thr, ls, mk in thresholds:
+                for i, q in enumerate(depths):
+                    sel = [r for r in rows if r[THR] == thr and int(r[RXQ]) == q]
+                    pts = sorted((int(r[WM]), float(r[metric]) / scale)
+                                 for r in sel if r["status"] == "ok")
+                    dead += [int(r[WM]) for r in sel if r["status"] != "ok"]
+                    # equal lines overlap: shrink the markers with depth so each stays visible
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colors[i % 5],
+                            linestyle=ls, marker=mk, ms=9 - 1.3 * i, fillstyle="none",
+                            linewidth=1.1)
+            if metric == DONE and dead:
+                # failed points (deadlocks): a cross on the axis, at their Working Memory
+                ax.scatter(sorted(set(dead)), [0.04] * len(set(dead)), marker="X", s=90,
+                           color="black", zorder=5, clip_on=False,
+                           transform=ax.get_xaxis_transform())
             ax.set_xscale("log", base=2)
-            wms = sorted({int(r[WM]) for r in rows})
             ax.set_xticks(wms)
             ax.set_xticklabels([f"{w // KIB}K" if w >= KIB else str(w) for w in wms], fontsize=8)
-            ax.set_ylabel(ylabel)
+            ax.set_ylabel(f"{label} ({unit})")
             ax.set_title(f"16 KiB, {title}", fontsize=9)
             ax.grid(True, alpha=0.3)
-            if row == len(sweeps) - 1:
+            if row == len(BUFFER_CASES) - 1:
                 ax.set_xlabel("Working Memory (bytes)")
-            if metric == DONE:
-                ax.set_ylim(bottom=0)
-    axes[0][0].legend(fontsize=8, loc="lower right")
-    fig.suptitle("Bcast Unit buffer sweep (72-node Df(2,4,2), ragasa, port 21 GiB/s)")
-    fig.tight_layout()
+    handles = [Line2D([], [], color=colors[i % 5], marker="o", fillstyle="none", linestyle="-",
+                      label=f"Rx-queue {q} packets") for i, q in enumerate(depths)]
+    handles += [Line2D([], [], color="grey", linestyle=ls, marker=mk, fillstyle="none",
+                       label=f"threshold {thr} B") for thr, ls, mk in thresholds]
+    handles.append(Line2D([], [], color="black", marker="X", ms=8, linestyle="none",
+                          label="deadlock (some depth)"))
+    fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=9)
+    fig.suptitle("Bcast Unit buffer sweep at 16 KiB (72-node Df(2,4,2), ragasa, port 21 GiB/s)")
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     path = os.path.join(out, "buffers.png")
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
 
@@ -162,10 +199,69 @@ def ns(v):
     return f"{v:,.1f}"
 
 
-def per_depth(rows, wm, metric, depths):
-    """One value if every Rx-queue depth gives the same, else 'a / b / ...' in depth order."""
-    vals = [float(rows[(wm, q)][metric]) for q in depths]
-    return ns(vals[0]) if len(set(vals)) == 1 else " / ".join(ns(v) for v in vals)
+def per_depth(rows, wm, metric, depths, fmt=ns):
+    """One value if every Rx-queue depth gives the same, else 'a / b / ...' in depth order; a
+    failed point (a deadlock: the run stalled, exit 1) reads 'deadlock'."""
+    vals = [fmt(float(rows[(wm, q)][metric])) if rows[(wm, q)]["status"] == "ok" else "deadlock"
+            for q in depths]
+    return vals[0] if len(set(vals)) == 1 else " / ".join(vals)
+
+
+def count(v):
+    return f"{int(v):,}"
+
+
+def print_buffer_tables(res):
+    """The buffer sweep's tables, one per study, relay and threshold, and every pair of adjacent
+    Working Memory sizes (same relay, threshold and depth) where the smaller one finished first."""
+    def ms(v):
+        return f"{v / 1e6:,.2f}"
+
+    one = [("completion ns", DONE, ns), ("memory stall ns", STALL, ns), ("Rx HOL ns", HOL, ns),
+           ("RI blocked ns", RI, ns), ("connection wait ns", CONN, ns),
+           ("peak Working Memory B", WM_PEAK, count), ("peak Rx-queue packets", RX_PEAK, count)]
+    # All nodes: the waits run to milliseconds, and the peaks are the whole memory and the
+    # whole queue at every completed point (checked below), so they are left out.
+    every = [("completion ns", DONE, ns), ("mean rank completion ns", RANK_AVG, ns),
+             ("memory stall ms", STALL, ms), ("Rx HOL ms", HOL, ms), ("RI blocked ms", RI, ms),
+             ("connection wait ms", CONN, ms)]
+    for study, title, cols in (("buffers", "one broadcast from rank 0", one),
+                               ("buffers-all", "all 72 nodes broadcasting", every)):
+        rows_all = read_buffers(res, study)
+        if cols is every:
+            done = [r for r in rows_all if r["status"] == "ok"]
+            full = all(int(r[WM_PEAK]) == int(r[WM]) and int(r[RX_PEAK]) == int(r[RXQ])
+                       for r in done)
+            print(f"\n{study}: peak Working Memory = Working Memory and peak Rx-queue = depth "
+                  f"at {'every' if full else 'NOT every'} completed point ({len(done)})")
+        for relay in sorted({r[RELAY] for r in rows_all}, key=lambda v: v != "node"):
+            for threshold in sorted({r[THR] for r in rows_all if r[RELAY] == relay},
+                                    key=lambda v: -int(v)):
+                rows = {(int(r[WM]), int(r[RXQ])): r for r in rows_all
+                        if r[RELAY] == relay and r[THR] == threshold}
+                wms = sorted({w for w, _ in rows})
+                qs = sorted({q for _, q in rows})
+                print(f"\n### Buffer sweep at 16 KiB, {title}, {relay}s relay, threshold "
+                      f"{threshold} B (results/{study}); a / b / ... = Rx-queue depth "
+                      + "/".join(str(q) for q in qs) + "\n")
+                print("| Working Memory B | " + " | ".join(h for h, _, _ in cols) + " |")
+                print("|---:|" + "---:|" * len(cols))
+                for w in wms:
+                    print(f"| {w:,} | "
+                          + " | ".join(per_depth(rows, w, c, qs, f) for _, c, f in cols) + " |")
+                faster = []
+                for q in qs:
+                    for a, b in zip(wms, wms[1:]):
+                        ra, rb = rows[(a, q)], rows[(b, q)]
+                        if ra["status"] == rb["status"] == "ok" and t(ra) < t(rb):
+                            faster.append(f"depth {q}: {a:,} B {ns(t(ra))} < {b:,} B "
+                                          f"{ns(t(rb))} ({100 * (t(rb) - t(ra)) / t(rb):.2f} %)")
+                pairs = sum(rows[(a, q)]["status"] == rows[(b, q)]["status"] == "ok"
+                            for q in qs for a, b in zip(wms, wms[1:]))
+                print(f"\nless memory finished first in {len(faster)} of {pairs} adjacent pairs"
+                      + (":" if faster else "."))
+                for f in faster:
+                    print(f"- {f}")
 
 
 def print_tables(res):
@@ -215,24 +311,7 @@ def print_tables(res):
             cells = [ns(t(sq[(str(x), p, d)])) for d in depths]
             print(f"| {size_label(x)} | {p} | " + " | ".join(cells) + " |")
 
-    buffers = read(res, "buffers")
-    for threshold in sorted({r[THR] for r in buffers}, key=lambda v: -int(v)):
-        rows = {(int(r[WM]), int(r[RXQ])): r for r in buffers if r[THR] == threshold}
-        wms = sorted({w for w, _ in rows})
-        qs = sorted({q for _, q in rows})
-        qlabel = "/".join(str(q) for q in qs)
-        print(f"\n### Buffer sweep at 16 KiB (results/buffers, threshold {threshold} B); "
-              f"a / b / ... = Rx-queue depth {qlabel}\n")
-        print("| Working Memory B | completion ns | memory stall ns | Rx HOL ns | RI blocked ns "
-              "| peak Working Memory B | peak Rx-queue packets |")
-        print("|---:|---:|---:|---:|---:|---:|---:|")
-        for w in wms:
-            peak_rx = [rows[(w, q)][RX_PEAK] for q in qs]
-            peak_wm = {int(rows[(w, q)][WM_PEAK]) for q in qs}
-            print(f"| {w:,} | {per_depth(rows, w, DONE, qs)} | {per_depth(rows, w, STALL, qs)} | "
-                  f"{per_depth(rows, w, HOL, qs)} | {per_depth(rows, w, RI, qs)} | "
-                  f"{' / '.join(f'{v:,}' for v in sorted(peak_wm))} | "
-                  f"{peak_rx[0] if len(set(peak_rx)) == 1 else ' / '.join(peak_rx)} |")
+    print_buffer_tables(res)
 
     roots = {(r[ROOT], r[ALG]): r for r in read(res, "roots")}
     gm, lm = "traversals.global.messages", "traversals.local.messages"

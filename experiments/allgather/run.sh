@@ -15,8 +15,9 @@
 # collective.bytes). Ragasa with roots: all (each root its own tree, default
 # ragasa.relay: node) has its own case, df72-ragasa, writing its own CSVs
 # (results/df72-{pow2,all}-ragasa[-extra].csv) so the earlier sweeps stay as they ran.
-# BIN and NICE may be set from the environment (defaults below); the Ragasa rows ran with
-# BIN=<a build of main at a614c96> NICE=19.
+# BIN and NICE may be set from the environment (defaults below); the df72-ragasa rows ran with
+# BIN=<a build of main at 4e88ebb> NICE=10, the df1056-ragasa rows with BIN=<a build of main at
+# a614c96> NICE=19 (before step 10).
 set -e
 BIN=${BIN:-build/release/bcastsim}
 NICE=${NICE:-10}
