@@ -28,9 +28,12 @@
 //                          hold a whole chunk (checked by the testbench), and open chunks of
 //                          several collectives can fill it: with nodes relaying a unit's data
 //                          come from its router's p terminals, whose NICs send one message at
-//                          a time, so at most p chunks are open and a memory of p chunks plus
-//                          a packet never deadlocks; with units relaying many trees can share
-//                          a unit and the watchdog names the units and collectives stuck.
+//                          a time; a message's tail can still wait in one Rx-queue while the
+//                          NIC's next message opens a chunk in another, so at most
+//                          rx_queues x p chunks are open, and a memory of that many chunks
+//                          plus a packet never deadlocks; with units relaying many trees can
+//                          share a unit. Either way the watchdog names the units and
+//                          collectives stuck.
 //   generate()             descriptor generation: one descriptor per child of the batch's
 //                          collective, descriptor_cycles each, into the Work Queue Element
 //                          while it has room (step 5); a batch whose collective has no

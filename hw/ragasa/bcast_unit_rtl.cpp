@@ -24,6 +24,12 @@ namespace bcastsim::hw::ragasa {
 namespace {
 // rtl/bcast_pkg.sv
 constexpr uint32_t k_ri_max = 64;
+// Cycles without an event after which the core can change only through an input (a packet,
+// a credit): every stage latency is at most 255 cycles and each ends in an event or a static
+// wait. The wrapper then stops clocking it until an input arrives, so a deadlocked unit lets
+// the simulation run out of events and the watchdog names it (as with the SystemC model),
+// instead of being clocked to the time limit.
+constexpr uint32_t k_quiet_cycles = 1024;
 constexpr uint32_t k_rxq_max = 8;
 constexpr uint32_t k_rxq_depth_max = 16;
 constexpr uint32_t k_mt_max = 128;
@@ -271,13 +277,16 @@ class bcast_unit_rtl final : public bcast_unit_base {
     if (now > m_last_cycle || !m_cycled) {
       if (!m_assembled.empty() || !m_core->idle) cycle(now);
     }
-    if (!m_assembled.empty() || !m_core->idle) m_agenda.push(m_last_cycle + m_period, action{});
+    const bool waits_for_input = m_quiet >= k_quiet_cycles && m_assembled.empty();
+    if ((!m_assembled.empty() || !m_core->idle) && !waits_for_input)
+      m_agenda.push(m_last_cycle + m_period, action{});
     m_agenda.arm();
     if (m_trace) sample_trace();
   }
 
   void cycle(const sc_core::sc_time& now) {
     m_cycled = true;
+    if (m_last_cycle + m_period < now) m_quiet = 0;  // woken by an input after a pause
     m_last_cycle = now;
     Core& c = *m_core;
     c.clk = 0;
@@ -324,6 +333,9 @@ class bcast_unit_rtl final : public bcast_unit_base {
 
   void collect(const sc_core::sc_time& now) {
     Core& c = *m_core;
+    const bool event = c.in_valid || c.ev_moved || c.ev_sched || c.ev_parsed || c.ev_batch ||
+                       c.ev_desc || c.ev_disp || c.ev_copy || c.ev_freed;
+    m_quiet = event ? 0 : m_quiet + 1;
     for (uint32_t k = 0; k < c.ev_moved; ++k) {  // left the RI: the credit goes back
       tlm_net::packet* p = m_ri.pop();
       m_in_bytes[p->vc] -= p->size_bytes;
@@ -419,6 +431,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
   tlm_net::packet m_credit_token;
   sc_core::sc_time m_last_cycle;
   bool m_cycled = false;
+  uint32_t m_quiet = 0;  // cycles in a row without an event (see k_quiet_cycles)
   sc_core::sc_event m_wakeup;
   tlm_net::timed_queue<action> m_agenda;
   VerilatedContext m_ctx;

@@ -1,5 +1,7 @@
 #include "hw/ragasa/manager.h"
 
+#include <algorithm>
+
 namespace bcastsim::hw::ragasa {
 
 void fill_membership(const network::topology& topo, const algorithms::ragasa_tree& tree,
@@ -61,6 +63,9 @@ manager::manager(const sc_core::sc_module_name& name, const network::topology& t
   m_stats.declare("entries_freed", "entries",
                   "Membership Table entries freed by the units (step 10)", entries_freed);
   SC_METHOD(start);  // runs once, at time 0
+  SC_METHOD(settle);
+  sensitive << m_settle;
+  dont_initialize();
 }
 
 void manager::send(uint32_t index, uint32_t i) {
@@ -95,17 +100,6 @@ void manager::start() {
   }
 }
 
-void manager::on_freed(network::terminal_id unit_terminal, uint32_t) {
-  ++entries_freed;
-  const network::router_id r = m_topo.router_of(unit_terminal);
-  ++m_credits[r];
-  if (m_held[r].empty()) return;
-  const held h = m_held[r].front();
-  m_held[r].pop_front();
-  mini_packet_wait_ps += (sc_core::sc_time_stamp() - h.since).value();
-  send(h.index, h.router);
-}
-
 size_t manager::held_mini_packets(network::router_id* busiest) const {
   size_t n = 0;
   size_t most = 0;
@@ -119,14 +113,42 @@ size_t manager::held_mini_packets(network::router_id* busiest) const {
   return n;
 }
 
+// The units call in whatever order the kernel runs them (the SystemC model and the RTL
+// differ); what they report at one time takes effect one delta later, in collective and
+// router order, so both models open gates and release Mini Packets in the same order.
 void manager::on_membership(uint32_t collective_id) {
   if (collective_id >= m_index.size() || m_index[collective_id] == ~0u) return;
-  const uint32_t i = m_index[collective_id];
-  ++mini_packets_parsed;
-  ++m_parsed;
-  if (--m_left[i] > 0) return;
-  if (m_parsed == m_expected) setup_ps.value = sc_core::sc_time_stamp().value();
-  for (host* h : m_collectives[i].gated) h->open_offload_gate(m_collectives[i].context);
+  m_parsed_now.push_back(collective_id);
+  m_settle.notify(sc_core::SC_ZERO_TIME);
+}
+
+void manager::on_freed(network::terminal_id unit_terminal, uint32_t) {
+  m_freed_now.push_back(m_topo.router_of(unit_terminal));
+  m_settle.notify(sc_core::SC_ZERO_TIME);
+}
+
+void manager::settle() {
+  std::sort(m_parsed_now.begin(), m_parsed_now.end());
+  for (const uint32_t id : m_parsed_now) {
+    const uint32_t i = m_index[id];
+    ++mini_packets_parsed;
+    ++m_parsed;
+    if (--m_left[i] > 0) continue;
+    if (m_parsed == m_expected) setup_ps.value = sc_core::sc_time_stamp().value();
+    for (host* h : m_collectives[i].gated) h->open_offload_gate(m_collectives[i].context);
+  }
+  m_parsed_now.clear();
+  std::sort(m_freed_now.begin(), m_freed_now.end());
+  for (const network::router_id r : m_freed_now) {
+    ++entries_freed;
+    ++m_credits[r];
+    if (m_held[r].empty()) continue;
+    const held h = m_held[r].front();
+    m_held[r].pop_front();
+    mini_packet_wait_ps += (sc_core::sc_time_stamp() - h.since).value();
+    send(h.index, h.router);
+  }
+  m_freed_now.clear();
 }
 
 std::vector<uint32_t> manager::incomplete(size_t max) const {

@@ -110,6 +110,7 @@ class manager final : public sc_core::sc_module, public membership_listener {
     sc_core::sc_time since;
   };
   void start();
+  void settle();  // what the units reported this time step, in collective / router order
   void send(uint32_t index, uint32_t i);
 
   const network::topology& m_topo;
@@ -121,6 +122,9 @@ class manager final : public sc_core::sc_module, public membership_listener {
   uint32_t m_expected = 0;
   std::vector<uint32_t> m_credits;           // [router]: free entries of its unit
   std::vector<std::deque<held>> m_held;      // [router]: in collective order
+  std::vector<uint32_t> m_parsed_now;        // collectives parsed, not yet settled
+  std::vector<network::router_id> m_freed_now;  // routers that freed an entry, not yet settled
+  sc_core::sc_event m_settle;
   uint32_t m_parsed = 0;
   tlm_net::stat_group m_stats;
 };

@@ -297,13 +297,15 @@ uint32_t instance::describe_stall(std::ostream& os, uint32_t max) const {
     os << "  " << m_manager->name() << ": " << m_manager->mini_packets_parsed.value << " of "
        << m_manager->expected_mini_packets() << " Mini Packets parsed; set-up incomplete for "
        << "collective";
-    for (const uint32_t id : m_manager->incomplete(8)) os << " " << id;
-    os << " ...\n";
+    const std::vector<uint32_t> ids = m_manager->incomplete(9);
+    for (size_t k = 0; k < ids.size() && k < 8; ++k) os << " " << ids[k];
+    os << (ids.size() > 8 ? " ...\n" : "\n");
     network::router_id busiest = 0;
     if (const size_t held = m_manager->held_mini_packets(&busiest)) {
-      os << "    " << held << " Mini Packets are held for a free Membership Table entry (most "
-         << "for router " << busiest << ": ragasa.membership_entries = "
-         << m_settings.unit.membership_entries << ")\n";
+      os << "    " << held << " Mini Packets are held until units free Membership Table "
+         << "entries, which they do when broadcasts' data have left them (most for router "
+         << busiest << "; ragasa.membership_entries = " << m_settings.unit.membership_entries
+         << ")\n";
     }
   }
   return shown;

@@ -108,3 +108,27 @@ BOOST_AUTO_TEST_CASE(units_relaying_deadlock_is_named_in_the_stall_report) {
   BOOST_TEST(contains(o.output, "Working Memory 65536/65536 bytes"), o.output);
   BOOST_TEST(contains(o.output, "message-dependent deadlock"), o.output);
 }
+
+// The RTL model deadlocked the same way stops as promptly: its wrapper stops clocking a core
+// that can change only through an input, so the simulation runs out of events (it was
+// clocked on to the time limit, about a day of wall time at the default limit).
+BOOST_AUTO_TEST_CASE(rtl_deadlock_stops_when_the_model_s_does) {
+  const std::string deadlock =
+      "run -q --set collective.algorithm=ragasa --set ragasa.relay=unit "
+      "--set collective.roots=all --set ragasa.working_memory_bytes=8192 "
+      "--set ragasa.membership_entries=3";
+#ifdef BCASTSIM_WITH_VERILATOR
+  const outcome sc = run_cli(deadlock);
+  const outcome rtl = run_cli(deadlock + " --set ragasa.model=rtl");
+  BOOST_TEST(sc.code == 1, sc.output);
+  BOOST_TEST(rtl.code == 1, rtl.output);
+  BOOST_TEST(contains(sc.output, "stalled at 11113608 ps: no event is pending"), sc.output);
+  BOOST_TEST(contains(rtl.output, "stalled at 11113608 ps: no event is pending"), rtl.output);
+  BOOST_TEST(contains(rtl.output, "fabric.unit_0 (RTL): "), rtl.output);
+  BOOST_TEST(contains(rtl.output, "Working Memory 8192/8192 bytes"), rtl.output);
+#else
+  const outcome rtl = run_cli(deadlock + " --set ragasa.model=rtl");
+  BOOST_TEST(rtl.code == 2, rtl.output);
+  BOOST_TEST(contains(rtl.output, "needs a build with Verilator"), rtl.output);
+#endif
+}
