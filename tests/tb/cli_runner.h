@@ -9,7 +9,10 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace bcastsim::test {
 
@@ -31,11 +34,34 @@ inline outcome run_cli(const std::string& args) {
   return o;
 }
 
-// A new empty directory under /tmp for one run's outputs.
+// The directories fresh_dir made; removed when the test process exits (thousands of test runs
+// filled /tmp), unless BCASTSIM_KEEP_TEST_DIRS is set, to look at a failure's outputs.
+class made_dirs {
+ public:
+  static made_dirs& instance() {
+    static made_dirs dirs;
+    return dirs;
+  }
+  void add(const std::string& dir) { m_dirs.push_back(dir); }
+  ~made_dirs() {
+    if (std::getenv("BCASTSIM_KEEP_TEST_DIRS") != nullptr) return;
+    for (const auto& d : m_dirs) {
+      std::error_code ec;  // best effort: never throw from a destructor at exit
+      std::filesystem::remove_all(d, ec);
+    }
+  }
+
+ private:
+  made_dirs() = default;
+  std::vector<std::string> m_dirs;
+};
+
+// A new empty directory under /tmp for one run's outputs, removed at exit (see made_dirs).
 inline std::string fresh_dir() {
   char tmpl[] = "/tmp/bcastsim_cli_XXXXXX";
   const char* d = mkdtemp(tmpl);
   BOOST_REQUIRE(d != nullptr);
+  made_dirs::instance().add(d);
   return d;
 }
 

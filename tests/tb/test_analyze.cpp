@@ -28,6 +28,7 @@
 #include <string>
 
 using bcastsim::test::contains;
+using bcastsim::test::fresh_dir;
 using bcastsim::test::outcome;
 using bcastsim::test::run_cli;
 
@@ -294,9 +295,7 @@ BOOST_AUTO_TEST_CASE(bad_input_is_a_config_error_naming_the_key) {
 }
 
 BOOST_AUTO_TEST_CASE(cli_analyze_writes_analyze_json) {
-  char tmpl[] = "/tmp/bcastsim_analyze_XXXXXX";
-  const char* dir = mkdtemp(tmpl);
-  BOOST_REQUIRE(dir != nullptr);
+  const std::string dir = fresh_dir();
   const outcome o = run_cli(std::string("analyze --set job.placement=contiguous --set "
                                         "job.ranks=9 --out ") +
                             dir);
@@ -304,7 +303,7 @@ BOOST_AUTO_TEST_CASE(cli_analyze_writes_analyze_json) {
   for (const char* row : {"makespan", "11 links", "traversals global", "hops", "wall time"}) {
     BOOST_TEST(contains(o.output, row), row << " in " << o.output);
   }
-  std::ifstream in(std::string(dir) + "/analyze.json");
+  std::ifstream in(dir + "/analyze.json");
   BOOST_REQUIRE(in.good());
   const auto r = nlohmann::json::parse(in);
   BOOST_TEST(r["schema"].get<std::string>() == "bcastsim.analyze/1");

@@ -6,6 +6,7 @@
 #include "tb/simulation.h"
 #include "tb/traffic_report.h"
 #include "tb/watchdog.h"
+#include "cli_runner.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -79,16 +80,14 @@ struct outcome {
 };
 
 outcome run_cli(const std::string& args) {
-  char tmpl[] = "/tmp/bcastsim_traffic_XXXXXX";
-  const char* dir = mkdtemp(tmpl);
-  BOOST_REQUIRE(dir != nullptr);
+  const std::string dir = test::fresh_dir();
   const std::string cmd =
       std::string(BCASTSIM_BINARY) + " run -q --out " + dir + " " + args + " 2>&1";
   outcome o;
   const int status = std::system(cmd.c_str());
   o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   if (o.code == 0) {
-    std::ifstream in(std::string(dir) + "/result.json");
+    std::ifstream in(dir + "/result.json");
     o.result = nlohmann::json::parse(in);
   }
   return o;
