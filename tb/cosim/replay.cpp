@@ -254,6 +254,25 @@ struct replay_reader {
   }
 };
 
+// A membership line's `packets` is the number of data packets the unit receives for the
+// collective, after which Step 10 frees its entry: a different count frees it too early (the
+// later data wait for a Mini Packet that never comes) or never, so it must match the recording.
+void check_membership_packets(const stimulus& s, const std::string& path) {
+  std::map<uint32_t, uint64_t> recorded;
+  for (const arrival& a : s.arrivals)
+    if (a.kind == packet_kind::data) ++recorded[a.collective_id];
+  for (const auto& [id, packets] : s.membership_packets) {
+    const auto it = recorded.find(id);
+    const uint64_t n = it == recorded.end() ? 0 : it->second;
+    if (packets != 0 && packets != n)
+      throw replay_error(path + ": " + s.name + ": membership of collective " +
+                         std::to_string(id) + " has packets = " + std::to_string(packets) +
+                         ", but the recording has " + std::to_string(n) +
+                         " data packets of it at this unit; allowed: " + std::to_string(n) +
+                         ", or 0 to keep the entry");
+  }
+}
+
 }  // namespace
 
 std::vector<stimulus> load_replay(const std::string& path) {
@@ -282,6 +301,7 @@ std::vector<stimulus> load_replay(const std::string& path) {
         throw replay_error(path + ": " + s.name + " receives a Mini Packet of collective " +
                            std::to_string(a.collective_id) + " without its membership line");
     }
+    check_membership_packets(s, path);
     replayed.push_back(std::move(s));
   }
   if (replayed.empty()) throw replay_error(path + ": no unit received packets in this recording");

@@ -458,6 +458,21 @@ BOOST_AUTO_TEST_CASE(cli_replay_fields_out_of_range_exit_2) {
   const test::outcome t = run_cli("cosim --replay " + twice);
   BOOST_TEST(t.code == 2, t.output);
   BOOST_TEST(contains(t.output, "twice.jsonl:5: data packet recorded twice at unit_1"), t.output);
+  // A membership's packet count must be the recording's (it frees the entry): 1 is, 0 keeps
+  // the entry, 2 would never free it (the run used to end in a divergence, exit 1).
+  for (const int packets : {1, 0}) {
+    const std::string ok = write_replay(dir + "/count_ok.jsonl",
+                                        [&](auto& l) { l[1]["packets"] = packets; });
+    const test::outcome c = run_cli("cosim --replay " + ok);
+    BOOST_TEST(c.code == 0, packets << ": " << c.output);
+  }
+  const std::string count = write_replay(dir + "/count.jsonl", [](auto& l) { l[1]["packets"] = 2; });
+  const test::outcome c = run_cli("cosim --replay " + count);
+  BOOST_TEST(c.code == 2, c.output);
+  BOOST_TEST(contains(c.output, "unit_1: membership of collective 7 has packets = 2, but the "
+                                "recording has 1 data packets of it at this unit; allowed: 1, "
+                                "or 0 to keep the entry"),
+             c.output);
 }
 
 // Issue 13: `cosim --replay ''` ran the random stimulus instead.
