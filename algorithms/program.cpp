@@ -21,7 +21,7 @@ struct built {
   std::vector<component> parts;
   uint64_t buffer_bytes = 0;
   std::vector<byte_span> own;  // [member]
-  std::vector<bool> receives;  // [member]
+  std::vector<uint32_t> receives;  // [member]: receive ops
   uint64_t messages = 0;
 };
 
@@ -127,11 +127,11 @@ built build(const collective_spec& spec, const network::topology& topo,
     for (uint32_t r = 0; r < m; ++r) b.own.push_back(c.sched.held_before(r));
     b.parts.push_back(std::move(c));
   }
-  b.receives.assign(m, false);
+  b.receives.assign(m, 0);
   for (const component& c : b.parts) {
     for (uint32_t j = 0; j < m; ++j) {
       for (const op& o : c.sched.ranks[j].ops) {
-        if (o.kind == op_kind::recv) b.receives[j] = true;
+        if (o.kind == op_kind::recv) ++b.receives[j];
       }
     }
   }

@@ -59,7 +59,7 @@ struct instance_info {
   uint32_t root = 0;           // job rank; a broadcast with one root
   uint64_t buffer_bytes = 0;   // what every member holds at the end
   std::vector<byte_span> own;  // [member]: held before
-  std::vector<bool> receives;  // [member]: its part has a receive (of zero bytes, maybe)
+  std::vector<uint32_t> receives;  // [member]: its part's receives (of zero bytes, maybe)
   delivery contract = delivery::exactly_once;
   uint64_t messages = 0;       // matched send/recv pairs
   uint32_t first_context = 0;  // its components' contexts: [first, first + contexts)
@@ -68,7 +68,7 @@ struct instance_info {
   // Member m holds the whole buffer before the collective: a broadcast's root, or every
   // member of a zero-byte collective that sends it nothing (an allgather of 0 bytes).
   bool holds_at_start(size_t m) const {
-    return own[m].size() == buffer_bytes && (buffer_bytes > 0 || !receives[m]);
+    return own[m].size() == buffer_bytes && (buffer_bytes > 0 || receives[m] == 0);
   }
 };
 

@@ -51,7 +51,10 @@ host::host(const sc_core::sc_module_name& name, uint32_t rank, const algorithms:
   const algorithms::rank_program& program = m_program;
   for (const auto& [i, m] : prog.memberships[rank]) {
     const algorithms::instance_info& inst = prog.instances[i];
-    slot sl{i, m, inst.buffer_bytes};
+    slot sl;
+    sl.instance = i;
+    sl.member = m;
+    sl.buffer_bytes = inst.buffer_bytes;
     if (inst.own[m].size() > 0) hold(sl, byte_range{inst.own[m].begin, inst.own[m].end});
     m_slots.push_back(std::move(sl));
   }
@@ -246,9 +249,14 @@ void host::on_message(network::terminal_id src, uint32_t collective_id, uint32_t
 void host::note_received(uint32_t context, uint64_t offset, uint64_t bytes) {
   slot& sl = *slot_of_context(context);
   sl.received_bytes += bytes;
+  ++sl.received_messages;
   if (bytes > 0) hold(sl, byte_range{offset, offset + bytes});
-  const bool holds_all = sl.buffer_bytes == 0 || (!sl.held.empty() && sl.held.front().begin == 0 &&
-                                                  sl.held.front().end >= sl.buffer_bytes);
+  // Zero bytes: held when every message the member receives has come (with all roots, one
+  // per root), not at the first.
+  const bool holds_all =
+      sl.buffer_bytes == 0
+          ? sl.received_messages >= m_prog.instances[sl.instance].receives[sl.member]
+          : !sl.held.empty() && sl.held.front().begin == 0 && sl.held.front().end >= sl.buffer_bytes;
   if (holds_all) m_progress.member_done(sl.instance, sl.member);
 }
 

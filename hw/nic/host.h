@@ -129,10 +129,11 @@ class host final : public sc_core::sc_module, public nic_client {
   };
   // The rank's part of one instance: its member index and the buffer bytes it holds.
   struct slot {
-    uint32_t instance;
-    uint32_t member;
-    uint64_t buffer_bytes;
+    uint32_t instance = 0;
+    uint32_t member = 0;
+    uint64_t buffer_bytes = 0;
     uint64_t received_bytes = 0;
+    uint32_t received_messages = 0;  // a zero-byte buffer is held once all its receives came
     std::vector<byte_range> held;  // merged: sorted, disjoint, not adjacent
     uint64_t held_bytes = 0;       // their total size
   };

@@ -190,7 +190,7 @@ class bench final : public sc_core::sc_module {
       for (uint32_t r : inst.ranks)
         inst.own.push_back(r == bp.root ? algorithms::byte_span{0, bp.bytes}
                                         : algorithms::byte_span{});
-      for (uint32_t r : inst.ranks) inst.receives.push_back(r != bp.root);
+      for (uint32_t r : inst.ranks) inst.receives.push_back(r != bp.root ? 1 : 0);
       inst.contexts = 1;
       prog.instances.push_back(inst);
       prog.context_instance = {0};
