@@ -2,7 +2,7 @@
 """Plots the Ragasa experiment (experiments/ragasa/README.md) from its `bcastsim sweep` results.
 
 Reads RESULTS/<study>/results.csv for the studies experiments/ragasa/{sizes,send-queue,buffers,
-buffers-all,roots,seeds}.yaml (columns named by result.json's dotted paths, e.g.
+buffers-all,buffers-ensemble,roots,seeds}.yaml (columns named by result.json's dotted paths, e.g.
 collective.completion_ns).
 
   scripts/plot_ragasa.py [--results experiments/ragasa/results] [--out experiments/ragasa]
@@ -15,6 +15,10 @@ Writes into --out:
                Memory, one line per Rx-queue depth and descriptor threshold (4096 B, 512 B);
                rows: one broadcast with nodes relaying, with units relaying, and all 72 nodes
                broadcasting with nodes relaying (deadlocked points marked on the axis)
+  buffers-ensemble.png
+               all 72 nodes broadcasting, nodes relaying: the mean and standard deviation of
+               completion and of the mean rank completion over the host send overheads of
+               buffers-ensemble.yaml, vs Working Memory, one line per Rx-queue depth
 
 Needs matplotlib (Debian: apt-get install python3-matplotlib; run with the system python3).
 """
@@ -45,6 +49,7 @@ RANK_AVG = "collective.rank_completion_ns_avg"
 ALG, BYTES, ROOT = "collective.algorithm", "collective.bytes", "collective.root"
 PORT, THR = "ragasa.port_bandwidth_gib_per_s", "ragasa.descriptor_threshold_bytes"
 WM, RXQ, SQ = "ragasa.working_memory_bytes", "ragasa.rx_queue_packets", "ragasa.send_queue_descriptors"
+OVERHEAD = "host.send_overhead_ns"
 
 
 def read(res, study):
@@ -264,6 +269,105 @@ def print_buffer_tables(res):
                     print(f"- {f}")
 
 
+# ---- The ensemble: buffers-all's grid over host send overheads ------------------------------
+
+def ensemble(res):
+    """{(threshold, depth, wm): (values of DONE, values of RANK_AVG, failed points)} of
+    buffers-ensemble, one value per host send overhead that completed."""
+    groups = defaultdict(lambda: ([], [], 0))
+    for r in read_buffers(res, "buffers-ensemble"):
+        key = (int(r[THR]), int(r[RXQ]), int(r[WM]))
+        done, avg, failed = groups[key]
+        if r["status"] == "ok":
+            done.append(float(r[DONE]))
+            avg.append(float(r[RANK_AVG]))
+            groups[key] = (done, avg, failed)
+        else:
+            groups[key] = (done, avg, failed + 1)
+    return groups
+
+
+def mean_sd(v):
+    m = sum(v) / len(v)
+    return m, (sum((x - m) ** 2 for x in v) / (len(v) - 1)) ** 0.5 if len(v) > 1 else 0.0
+
+
+def plot_ensemble(res, out):
+    groups = ensemble(res)
+    thresholds = sorted({k[0] for k in groups}, reverse=True)
+    depths = sorted({k[1] for k in groups})
+    colors = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
+    fig, axes = plt.subplots(2, len(thresholds), figsize=(13, 8.5), sharey="row")
+    for col, thr in enumerate(thresholds):
+        for row, (idx, label) in enumerate(((0, "completion (last rank)"),
+                                            (1, "mean rank completion"))):
+            ax = axes[row][col]
+            for i, q in enumerate(depths):
+                pts = sorted((k[2], mean_sd(v[idx])) for k, v in groups.items()
+                             if k[0] == thr and k[1] == q and len(v[idx]) > 1)
+                # a small shift per depth keeps the error bars apart
+                xs = [w * 2 ** (0.06 * (i - 2)) for w, _ in pts]
+                ax.errorbar(xs, [m / 1e3 for _, (m, _) in pts], yerr=[s / 1e3 for _, (_, s) in pts],
+                            color=colors[i % 5], marker="o", ms=4, capsize=3, linewidth=1.1,
+                            label=f"Rx-queue {q} packets")
+            wms = sorted({k[2] for k in groups if k[0] == thr})
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(wms)
+            ax.set_xticklabels([f"{w // KIB}K" if w >= KIB else str(w) for w in wms], fontsize=8)
+            ax.set_ylabel(f"{label} (µs)")
+            ax.set_title(f"threshold {thr} B: {label}", fontsize=10)
+            ax.grid(True, alpha=0.3)
+            if row == 1:
+                ax.set_xlabel("Working Memory (bytes)")
+    axes[0][0].legend(fontsize=8)
+    n = max(len(v[0]) + v[2] for v in groups.values())
+    fig.suptitle("All 72 nodes broadcasting 16 KiB, nodes relay: mean and standard deviation "
+                 f"over {n} host send overheads (290 to 310 ns)")
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    path = os.path.join(out, "buffers-ensemble.png")
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def print_ensemble_tables(res):
+    """Mean +- standard deviation per point, and every pair of adjacent Working Memory sizes
+    whose means differ by more than twice the standard error of the difference."""
+    groups = ensemble(res)
+
+    def cell(v, failed):
+        if not v:
+            return "deadlock"
+        m, sd = mean_sd(v)
+        return f"{m / 1e3:,.1f} ± {sd / 1e3:,.1f}" + (f" ({failed} dl)" if failed else "")
+
+    for thr in sorted({k[0] for k in groups}, reverse=True):
+        depths = sorted({k[1] for k in groups if k[0] == thr})
+        wms = sorted({k[2] for k in groups if k[0] == thr})
+        for idx, label in ((0, "completion µs"), (1, "mean rank completion µs")):
+            print(f"\n### Ensemble (results/buffers-ensemble), threshold {thr} B, {label}: "
+                  "mean ± standard deviation; columns: Rx-queue depth\n")
+            print("| Working Memory B | " + " | ".join(str(q) for q in depths) + " |")
+            print("|---:|" + "---:|" * len(depths))
+            for w in wms:
+                print(f"| {w:,} | " + " | ".join(cell(groups[(thr, q, w)][idx], groups[(thr, q, w)][2])
+                                                 for q in depths) + " |")
+            verdicts = defaultdict(list)
+            for q in depths:
+                for a, b in zip(wms, wms[1:]):
+                    va, vb = groups[(thr, q, a)][idx], groups[(thr, q, b)][idx]
+                    if len(va) < 2 or len(vb) < 2:
+                        continue
+                    (ma, sa), (mb, sb) = mean_sd(va), mean_sd(vb)
+                    se = (sa ** 2 / len(va) + sb ** 2 / len(vb)) ** 0.5
+                    kind = ("less memory faster" if ma < mb - 2 * se else
+                            "less memory slower" if ma > mb + 2 * se else "within 2 SE")
+                    verdicts[kind].append(f"d{q} {a}<{b}: {100 * (mb - ma) / mb:+.1f} %")
+            for kind in ("less memory faster", "within 2 SE", "less memory slower"):
+                print(f"\n{kind}: {len(verdicts[kind])}" + (": " + "; ".join(verdicts[kind])
+                                                            if kind != "within 2 SE" else ""))
+
+
 def print_tables(res):
     sizes = read(res, "sizes")
     binomial = variant(sizes, "binomial")
@@ -312,6 +416,7 @@ def print_tables(res):
             print(f"| {size_label(x)} | {p} | " + " | ".join(cells) + " |")
 
     print_buffer_tables(res)
+    print_ensemble_tables(res)
 
     roots = {(r[ROOT], r[ALG]): r for r in read(res, "roots")}
     gm, lm = "traversals.global.messages", "traversals.local.messages"
@@ -357,7 +462,8 @@ def main():
     if args.tables:
         print_tables(args.results)
         return
-    for path in (plot_sizes(args.results, args.out), plot_buffers(args.results, args.out)):
+    for path in (plot_sizes(args.results, args.out), plot_buffers(args.results, args.out),
+                 plot_ensemble(args.results, args.out)):
         print(path)
 
 
