@@ -14,7 +14,8 @@ file written. A plot entry is an object with `kind`, `file` (default NN-KIND.png
              ylabel
   lines      x, y, series (one line per value, each its own colour, marker and line style), logx (default: x is a *bytes key), logy (auto:
              y spans over 100x). Replicates at one x: median, min-max error bars.
-  speedup    x, y, series, baseline (a series value): baseline y / y per series; logx as lines
+  speedup    x, y, series, baseline (a series value): baseline y / y per series, the median
+             over runs paired by seed (else the ratio of medians); logx as lines
   heatmap    x, y, value; normalize: row|column|none (default none; row: each row, one y
              value, over its minimum: the slowdown). Cells annotated; colour bar with units
   links      metric: messages|packets (default messages), x, series, logy (default false):
@@ -294,6 +295,30 @@ def plot_lines(sweep, spec, path):
     finish(fig, ax, spec, pretty(x), ylabel, path)
 
 
+def speedups(rows, y, series, x, base):
+    """{(series value, x value): baseline y / y}. Points with the same seed ran on the same
+    random draws (a sweep's `random_draws: common`, the default), so the ratio is taken per
+    seed, pair by pair, and its median plotted; without common seeds, the ratio of medians."""
+    by_seed = {}
+    for r in rows:
+        by_seed.setdefault((r[series], r[x]), {}).setdefault(r.get("seed"), []).append(float(r[y]))
+    out = {}
+    for (s, xv), runs in by_seed.items():
+        base_runs = by_seed.get((base, xv))
+        if s == base or not base_runs:
+            continue
+        paired = [statistics.median(base_runs[k]) / statistics.median(v)
+                  for k, v in runs.items() if k in base_runs and statistics.median(v)]
+        if paired:
+            out[s, xv] = statistics.median(paired)
+            continue
+        num = statistics.median([v for vs in base_runs.values() for v in vs])
+        den = statistics.median([v for vs in runs.values() for v in vs])
+        if num and den:
+            out[s, xv] = num / den
+    return out
+
+
 def plot_speedup(sweep, spec, path):
     x, y, series = required(sweep, spec, "x", "y", "series")
     if spec.get("baseline") in (None, ""):
@@ -307,7 +332,7 @@ def plot_speedup(sweep, spec, path):
                        f"rows; values: " + ", ".join(values))
     base = base_match[0]
     xs = ordered([r[x] for r in rows], x)
-    med = {k: statistics.median(v) for k, v in grouped(rows, y, series, x).items()}
+    ratio = speedups(rows, y, series, x, base)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     pos = set_x_axis(ax, x, xs, truthy(spec.get("logx"), default=is_bytes(x)))
     ax.axhline(1.0, color="black", linestyle="--", linewidth=1,
@@ -315,8 +340,7 @@ def plot_speedup(sweep, spec, path):
     for i, s in enumerate(values):  # styled by position among all values, as `lines` does
         if s == base:
             continue
-        pts = [(pos[xv], med[base, xv] / med[s, xv]) for xv in xs
-               if med.get((base, xv)) and med.get((s, xv))]
+        pts = [(pos[xv], ratio[s, xv]) for xv in xs if (s, xv) in ratio]
         if pts:
             ax.plot(*zip(*pts), label=value_label(series, s), **series_style(i))
     ax.legend(title=pretty(series), fontsize=8)

@@ -52,6 +52,7 @@ nlohmann::ordered_json study_json(const study& s, const std::vector<point>& poin
   j["command"] = s.command;
   j["seed"] = s.seed;
   j["replicates"] = s.replicates;
+  j["random_draws"] = to_string(s.draws);
   j["set"] = nlohmann::ordered_json::object();
   for (const auto& [k, v] : s.fixed) j["set"][k] = v;
   j["parameters"] = s.parameters();
@@ -75,7 +76,7 @@ void list_points(const study& s, const std::vector<point>& points, std::ostream&
   out << s.name << ": " << points.size() << " points (" << s.command;
   if (!s.scenario.empty()) out << " " << s.scenario;
   for (const auto& [k, v] : s.fixed) out << " --set " << k << "=" << v;
-  out << ")\n";
+  out << "; random draws " << to_string(s.draws) << ")\n";
   for (const point& p : points) {
     out << "  " << p.dir << "  seed " << p.seed << "  " << label_of(p) << "\n";
   }

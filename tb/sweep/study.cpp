@@ -261,6 +261,15 @@ void read_study_key(const std::string& key, const YAML::Node& v, const std::file
     s.seed = integer(v, key, file, 0, UINT64_MAX);
   } else if (key == "replicates") {
     s.replicates = static_cast<uint32_t>(integer(v, key, file, 1, 100000));
+  } else if (key == "random_draws") {
+    const std::string d = single(v, key, file);
+    if (d == "common") {
+      s.draws = random_draws::common;
+    } else if (d == "per_point") {
+      s.draws = random_draws::per_point;
+    } else {
+      fail(key, file, "'" + d + "' is not allowed; allowed: common, per_point");
+    }
   } else if (key == "set") {
     if (!v.IsMap()) fail(key, file, "expected a mapping of scenario keys to values");
     flatten_set(v, "", s);
@@ -275,8 +284,8 @@ void read_study_key(const std::string& key, const YAML::Node& v, const std::file
     s.plots = plots_json(v);
   } else {
     fail(key, file,
-         "unknown study key; allowed: name, scenario, command, seed, replicates, set, cross, "
-         "zip, columns, plots");
+         "unknown study key; allowed: name, scenario, command, seed, replicates, random_draws, "
+         "set, cross, zip, columns, plots");
   }
 }
 
@@ -410,16 +419,22 @@ study load_study(const std::string& file) {
 
 uint64_t derive_seed(uint64_t study_seed,
                      const std::vector<std::pair<std::string, std::string>>& values,
-                     uint32_t replicate) {
+                     uint32_t replicate, random_draws draws) {
   std::map<std::string, std::string> sorted(values.begin(), values.end());
   const auto seed = sorted.find("seed");
   if (seed != sorted.end()) return std::stoull(seed->second);
   std::string canonical;
-  for (const auto& [k, v] : sorted) canonical += k + "=" + v + ";";
+  if (draws == random_draws::per_point) {
+    for (const auto& [k, v] : sorted) canonical += k + "=" + v + ";";
+  }
   canonical += "#" + std::to_string(replicate);
   uint64_t x = network::splitmix64(study_seed ^ network::splitmix64(fnv1a(canonical)));
   x &= (uint64_t{1} << 53) - 1;
   return x == 0 ? 1 : x;
+}
+
+const char* to_string(random_draws draws) {
+  return draws == random_draws::common ? "common" : "per_point";
 }
 
 std::vector<point> expand(const study& s) {
@@ -444,7 +459,7 @@ std::vector<point> expand(const study& s) {
         p.values.emplace_back(dim.keys[k], dim.values[step[d]][k]);
       }
     }
-    p.seed = derive_seed(s.seed, p.values, p.replicate);
+    p.seed = derive_seed(s.seed, p.values, p.replicate, s.draws);
     char dir[64];
     std::snprintf(dir, sizeof dir, "points/%0*zu", std::min(width, 20), index);
     p.dir = dir;

@@ -1,6 +1,9 @@
 // A study: a base scenario and the parameters to vary, read from one YAML file and expanded
 // into points. Crossed parameters give every combination; a zipped group's keys advance
-// together. Each point's seed comes from the study seed and the point's values, so a point
+// together. By default the points of one replicate share their seed (common random numbers),
+// so points that differ only in non-random choices (algorithm, routing, sizes, unit
+// parameters) draw the same placement, root and traffic, and compare in pairs; with
+// `random_draws: per_point` each point's seed comes from its values as well. Either way a point
 // keeps its seed when values are added to the study (and a resumed study stays valid).
 // Bad input throws config_error naming the study key; the CLI turns it into exit code 2.
 #pragma once
@@ -29,6 +32,13 @@ struct point {
   std::string dir;  // relative to the study's output directory: points/0007
 };
 
+// Which points share their random draws (placement, root, traffic, routing entropy): the seed
+// of a run is the only source of them, and each purpose draws from its own stream of it.
+enum class random_draws : uint8_t {
+  common,     // every point of a replicate: paired comparisons (the default)
+  per_point,  // none: each point's values pick its seed too
+};
+
 struct study {
   std::string name;
   std::string file;             // the study file, as given
@@ -36,6 +46,7 @@ struct study {
   std::string command = "run";  // run | analyze
   uint64_t seed = 1;
   uint32_t replicates = 1;
+  random_draws draws = random_draws::common;
   std::vector<std::pair<std::string, std::string>> fixed;  // `set:` overrides, file order
   std::vector<dimension> dimensions;                       // file order; the last varies fastest
   std::vector<std::string> columns;                        // result paths beyond the defaults
@@ -54,10 +65,12 @@ uint64_t fnv1a(const std::string& text);
 // Every point, in order: the first dimension outermost, replicates innermost.
 std::vector<point> expand(const study& s);
 
-// The point's seed: the study seed mixed with the point's values (sorted by key) and replicate;
-// the value of `seed` when the study varies it. Below 2^53, so JSON and CSV readers keep it.
+// The point's seed: the study seed mixed with the replicate, and with `per_point` draws also
+// with the point's values (sorted by key); the value of `seed` when the study varies it.
+// Below 2^53, so JSON and CSV readers keep it.
 uint64_t derive_seed(uint64_t study_seed,
                      const std::vector<std::pair<std::string, std::string>>& values,
-                     uint32_t replicate);
+                     uint32_t replicate, random_draws draws);
+const char* to_string(random_draws draws);
 
 }  // namespace bcastsim::tb::sweep

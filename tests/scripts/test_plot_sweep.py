@@ -267,6 +267,18 @@ class Helpers(unittest.TestCase):
         self.assertEqual(m.ordered(["llf", "glf", "llf"], "a"), ["llf", "glf"])
         self.assertEqual(m.spread([3.0, 1.0, 2.0, 10.0]), (2.5, 1.0, 10.0))
 
+    def test_speedups_pair_runs_by_seed(self):
+        m = self.m
+        row = lambda a, seed, t: {"a": a, "x": "1", "seed": seed, "t": t}
+        # Paired: seed 1 gives 2x, seed 2 gives 3x, seed 3 has no baseline; the median of the
+        # pairs is 2.5x (the ratio of the medians would be 200 / 50 = 4x).
+        rows = [row("b", "1", 100), row("b", "2", 300), row("f", "1", 50), row("f", "2", 100),
+                row("f", "3", 10)]
+        self.assertEqual(m.speedups(rows, "t", "a", "x", "b"), {("f", "1"): 2.5})
+        # No seed in common (random_draws: per_point): the ratio of the medians.
+        rows = [row("b", "1", 100), row("b", "2", 200), row("f", "3", 50), row("f", "4", 100)]
+        self.assertEqual(m.speedups(rows, "t", "a", "x", "b"), {("f", "1"): 2.0})
+
     def test_every_series_has_its_own_marker_and_line_style(self):
         m = self.m
         styles = [m.series_style(i) for i in range(66)]

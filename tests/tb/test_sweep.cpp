@@ -87,8 +87,53 @@ BOOST_AUTO_TEST_CASE(every_point_gets_a_row_its_files_and_the_result_of_a_direct
   BOOST_REQUIRE_EQUAL(d.code, 0);
   BOOST_CHECK_EQUAL(read_json(direct + "/result.json")["collective"]["completion_ns"].dump(),
                     csv[4][completion]);
-  // Random placement: the seeds differ per point, and so do the placements.
-  BOOST_CHECK_NE(csv[1][seed], csv[2][seed]);
+  // Common random numbers: one replicate, so every point has the same seed (placement).
+  for (size_t i = 2; i <= 4; ++i) BOOST_CHECK_EQUAL(csv[i][seed], csv[1][seed]);
+}
+
+// Issue 18: points that differ only in non-random choices share their random draws per
+// replicate (paired comparisons); `random_draws: per_point` gives each point its own.
+BOOST_AUTO_TEST_CASE(paired_points_share_allocation_and_root_per_replicate) {
+  const std::string dir = fresh_dir();
+  // ragasa.rx_queue_packets does not touch a binomial run: with the same draws its two
+  // binomial points are the same run, which shows the placement is the same.
+  const std::string body =
+      "seed: 3\n"
+      "replicates: 2\n"
+      "set: {job.placement: random, job.ranks: 24, collective.random_root: on, "
+      "collective.bytes: 2048}\n"
+      "cross:\n"
+      "  collective.algorithm: [binomial, forest]\n"
+      "  ragasa.rx_queue_packets: [4, 8]\n";
+  const auto run = [&](const std::string& name, const std::string& extra) {
+    const std::string study = write_study(dir, "name: " + name + "\n" + extra + body);
+    const outcome o = run_cli("sweep " + study + " -j 2 -q --out " + dir + "/" + name);
+    BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
+    return read_csv(dir + "/" + name + "/results.csv");
+  };
+  const auto root_of = [&](const std::string& name, const std::string& point) {
+    return read_json(dir + "/" + name + "/points/" + point + "/result.json")["collectives"][0]
+        ["root"];
+  };
+  const auto csv = run("paired", "");
+  BOOST_REQUIRE_EQUAL(csv.size(), 9u);  // 2 x 2 x 2 replicates, replicates innermost
+  const size_t seed = column(csv, "seed"), rep = column(csv, "replicate");
+  const size_t completion = column(csv, "collective.completion_ns");
+  for (size_t i = 1; i <= 8; ++i) {
+    const size_t first = 1 + (i - 1) % 2;  // the first point of i's replicate
+    BOOST_CHECK_EQUAL(csv[i][rep], csv[first][rep]);
+    BOOST_CHECK_EQUAL(csv[i][seed], csv[first][seed]);
+    char p[8], q[8];
+    std::snprintf(p, sizeof p, "%04zu", i - 1);
+    std::snprintf(q, sizeof q, "%04zu", first - 1);
+    BOOST_CHECK_EQUAL(root_of("paired", p), root_of("paired", q));
+  }
+  BOOST_CHECK_NE(csv[1][seed], csv[2][seed]);  // replicates draw anew
+  BOOST_CHECK_EQUAL(csv[1][completion], csv[3][completion]);  // binomial, rx 4 and 8, rep 0
+  BOOST_CHECK_EQUAL(csv[2][completion], csv[4][completion]);  // the same, rep 1
+  BOOST_CHECK_NE(csv[1][completion], csv[2][completion]);     // another placement and root
+  const auto own = run("own", "random_draws: per_point\n");
+  BOOST_CHECK_NE(own[1][seed], own[3][seed]);
 }
 
 BOOST_AUTO_TEST_CASE(the_same_study_gives_the_same_csv_with_j1_and_j2) {

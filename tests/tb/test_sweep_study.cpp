@@ -97,8 +97,11 @@ BOOST_AUTO_TEST_CASE(ranges_arithmetic_and_geometric_include_both_ends) {
   BOOST_CHECK_EQUAL(expand(s).size(), 6u * 3u * 3u);
 }
 
-BOOST_AUTO_TEST_CASE(replicates_vary_fastest_and_get_distinct_seeds) {
+// Common random numbers (the default): the points of one replicate share their seed, so their
+// placement, root and traffic are the same draws; each replicate has its own.
+BOOST_AUTO_TEST_CASE(replicates_vary_fastest_and_share_seeds_across_points) {
   const study s = parse("seed: 7\nreplicates: 3\ncross:\n  collective.bytes: [1024, 2048]\n");
+  BOOST_CHECK(s.draws == random_draws::common);
   const auto points = expand(s);
   BOOST_REQUIRE_EQUAL(points.size(), 6u);
   std::set<uint64_t> seeds;
@@ -106,22 +109,41 @@ BOOST_AUTO_TEST_CASE(replicates_vary_fastest_and_get_distinct_seeds) {
     BOOST_CHECK_EQUAL(points[i].replicate, i % 3);
     BOOST_CHECK_EQUAL(value_of(points[i], "collective.bytes"), i < 3 ? "1024" : "2048");
     BOOST_CHECK(points[i].seed > 0 && points[i].seed < (uint64_t{1} << 53));
+    BOOST_CHECK_EQUAL(points[i].seed, points[i % 3].seed);  // same replicate, same seed
     seeds.insert(points[i].seed);
   }
-  BOOST_CHECK_EQUAL(seeds.size(), 6u);
+  BOOST_CHECK_EQUAL(seeds.size(), 3u);
+  // Another study seed, other seeds; the same study twice, the same.
+  const auto other = expand(parse("seed: 8\nreplicates: 3\ncross:\n  collective.bytes: [1024]\n"));
+  BOOST_CHECK_NE(other[0].seed, points[0].seed);
+  BOOST_CHECK_EQUAL(expand(s)[4].seed, points[4].seed);
 }
 
-BOOST_AUTO_TEST_CASE(seeds_come_from_the_study_seed_and_the_point_not_its_index) {
-  const auto a = expand(parse("seed: 1\ncross:\n  collective.bytes: [1024, 2048]\n"));
-  const auto b = expand(parse("seed: 1\ncross:\n  collective.bytes: [512, 1024, 2048]\n"));
-  const auto c = expand(parse("seed: 2\ncross:\n  collective.bytes: [1024, 2048]\n"));
+BOOST_AUTO_TEST_CASE(per_point_draws_give_every_point_its_own_seed) {
+  const study s = parse(
+      "seed: 7\nreplicates: 3\nrandom_draws: per_point\ncross:\n  collective.bytes: [1024, 2048]\n");
+  std::set<uint64_t> seeds;
+  for (const point& p : expand(s)) seeds.insert(p.seed);
+  BOOST_CHECK_EQUAL(seeds.size(), 6u);
+  expect_error("random_draws: paired\n", "random_draws", "allowed: common, per_point");
+}
+
+BOOST_AUTO_TEST_CASE(per_point_seeds_come_from_the_study_seed_and_the_point_not_its_index) {
+  const auto a = expand(parse(
+      "seed: 1\nrandom_draws: per_point\ncross:\n  collective.bytes: [1024, 2048]\n"));
+  const auto b = expand(parse(
+      "seed: 1\nrandom_draws: per_point\ncross:\n  collective.bytes: [512, 1024, 2048]\n"));
+  const auto c = expand(parse(
+      "seed: 2\nrandom_draws: per_point\ncross:\n  collective.bytes: [1024, 2048]\n"));
   // Adding a value moves the indices but not the seeds of the existing points.
   BOOST_CHECK_EQUAL(a[0].seed, b[1].seed);
   BOOST_CHECK_EQUAL(a[1].seed, b[2].seed);
   BOOST_CHECK_NE(a[0].seed, a[1].seed);
   BOOST_CHECK_NE(a[0].seed, c[0].seed);  // another study seed, other seeds
   // Same study twice: same seeds.
-  BOOST_CHECK_EQUAL(expand(parse("seed: 1\ncross:\n  collective.bytes: [1024, 2048]\n"))[1].seed,
+  BOOST_CHECK_EQUAL(expand(parse("seed: 1\nrandom_draws: per_point\ncross:\n  collective.bytes: "
+                                 "[1024, 2048]\n"))[1]
+                        .seed,
                     a[1].seed);
   // A study that varies seed itself uses it as it is.
   const auto s = expand(parse("cross:\n  seed: [11, 12]\n"));
