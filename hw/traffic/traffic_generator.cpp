@@ -58,6 +58,12 @@ traffic_generator::traffic_generator(const sc_core::sc_module_name& name,
                   messages_measured);
   m_stats.declare("window_bytes", "bytes", "bytes delivered here during the measurement window",
                   window_bytes);
+  m_stats.declare("codes_chunks", "chunks",
+                  "32-B chunks delivered here before the measurement window's end (CODES)",
+                  codes_chunks);
+  m_stats.declare("codes_chunk_ps", "ps",
+                  "summed latency of those chunks, packet creation to chunk arrival (CODES)",
+                  codes_chunk_ps);
   SC_METHOD(on_wakeup);
   sensitive << m_wakeup;
   dont_initialize();
@@ -116,9 +122,24 @@ void traffic_generator::on_message(network::terminal_id, uint32_t, uint32_t, uin
   ++messages_received;
 }
 
+void traffic_generator::count_codes_chunks(const tlm_net::packet& p, sc_core::sc_time now) {
+  constexpr uint64_t chunk_bytes = 32;  // model-net's chunk_size in the CODES configuration
+  const uint64_t n = std::max<uint64_t>(1, (p.size_bytes + chunk_bytes - 1) / chunk_bytes);
+  const double tail_ps = static_cast<double>(now.value());
+  const double end_ps = static_cast<double>(m_window_end.value());
+  const double created_ps = static_cast<double>(p.created.value());
+  for (uint64_t before = 0; before < n; ++before) {  // chunk n-1-before
+    const double at = tail_ps - static_cast<double>(before) * m_params.chunk_ps;
+    if (at >= end_ps) continue;
+    ++codes_chunks;
+    codes_chunk_ps += static_cast<uint64_t>(std::llround(at - created_ps));
+  }
+}
+
 void traffic_generator::on_packet(const tlm_net::packet& p) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   if (now >= m_window_start && now < m_window_end) window_bytes += p.size_bytes;
+  if (m_params.chunk_ps > 0.0) count_codes_chunks(p, now);
   if (p.created >= m_window_start && p.created < m_window_end) {
     m_samples.push_back((now - p.created).value());
     ++packets_measured;

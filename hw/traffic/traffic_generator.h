@@ -37,6 +37,11 @@ struct traffic_params {
   double measure_start_ns = 0.0;
   double measure_end_ns = std::numeric_limits<double>::infinity();
   uint64_t max_queue_messages = 10000;  // source queue (the NIC's) beyond which offers drop
+  // CODES's latency (model-net's "average chunk latency"): each 32-B chunk of a delivered
+  // packet, from the packet's creation to the chunk's arrival, for chunks arriving before
+  // measure_end_ns, created at any time (CODES has no warm-up and does not drain). The last
+  // chunk arrives with the tail, each earlier one chunk_ps before the next (the terminal link).
+  double chunk_ps = 0.0;                // 0: not measured
   uint64_t seed = 1;                    // run seed; the stream is derived with the terminal
   size_t expected_samples = 0;          // capacity reserved for latency samples
 };
@@ -71,12 +76,15 @@ class traffic_generator final : public sc_core::sc_module, public nic_client {
   tlm_net::counter packets_measured;   // delivered here, created in the window
   tlm_net::counter messages_measured;  // first packets of those
   tlm_net::counter window_bytes;       // bytes delivered here during the window
+  tlm_net::counter codes_chunks;       // 32-B chunks delivered here before the window's end
+  tlm_net::counter codes_chunk_ps;     // their latencies, summed (CODES's definition)
   const tlm_net::stat_group& stats() const { return m_stats; }
 
  private:
   void on_wakeup();
   void arrival();
   void schedule_next();
+  void count_codes_chunks(const tlm_net::packet& p, sc_core::sc_time now);
 
   network::terminal_id m_terminal;
   traffic_params m_params;

@@ -161,3 +161,34 @@ BOOST_AUTO_TEST_CASE(a_full_source_queue_drops_offers_at_the_source) {
   BOOST_TEST(g.dropped_at_source.value == g.messages_offered.value - 9u);
   BOOST_TEST(b.nics[0]->queued_messages() == 5u);
 }
+
+// CODES's latency, by hand: 1-ns chunks, window end 100 ns. A 512-B packet (16 chunks)
+// created at 50 ns with its tail at 90 ns has chunks at 75..90 ns: latencies 25..40 ns, all
+// counted. The same packet with its tail at 105 ns has chunks at 90..105 ns; the 10 before
+// 100 ns count (latencies 40..49 ns). A 100-B packet is 4 chunks.
+BOOST_AUTO_TEST_CASE(codes_latency_counts_each_chunk_that_arrives_before_the_end) {
+  bench b;
+  const std::vector<network::terminal_id> dst = {0, 1};
+  hw::traffic_params tp;
+  tp.stop_ns = 0;  // no arrivals: the packets come by hand
+  tp.measure_end_ns = 100;
+  tp.chunk_ps = 1000;
+  hw::traffic_generator& g = b.add(0, tp, dst);
+  packet* p = b.pool.acquire();
+  p->size_bytes = 512;
+  p->created = sc_time(50, sc_core::SC_NS);
+  sc_core::sc_start(sc_time(90, sc_core::SC_NS));
+  g.on_packet(*p);
+  BOOST_TEST(g.codes_chunks.value == 16u);
+  BOOST_TEST(g.codes_chunk_ps.value == (25u + 40u) * 16u / 2u * 1000u);
+  sc_core::sc_start(sc_time(15, sc_core::SC_NS));  // now 105 ns
+  g.on_packet(*p);
+  BOOST_TEST(g.codes_chunks.value == 16u + 10u);
+  BOOST_TEST(g.codes_chunk_ps.value == (520u + (40u + 49u) * 10u / 2u) * 1000u);
+  p->size_bytes = 100;
+  p->created = sc_time(90, sc_core::SC_NS);
+  sc_core::sc_start(sc_time(1, sc_core::SC_NS));  // now 106 ns: chunks at 103..106, none count
+  g.on_packet(*p);
+  BOOST_TEST(g.codes_chunks.value == 26u);
+  b.pool.release(p);
+}
