@@ -3,6 +3,7 @@
 #include "network/routing.h"
 #include "network/topology_kind.h"
 #include "tb/collective_keys.h"
+#include "tb/format.h"
 #include "tb/offload_family.h"
 #include "tb/yaml_input.h"
 
@@ -149,12 +150,12 @@ void check_value(const key_info& k, const std::string& key, const std::string& v
     throw config_error(key,
                        key + " = '" + value + "'" + origin + " is not valid; allowed: " + allowed);
   };
-  std::ostringstream range;
-  range << "[" << k.min << ", " << k.max << "]";
+  // Every digit: "[1, 1e+06]" read as if 1e6 were accepted, and an integer key refuses it.
+  const std::string range = "[" + plain_number(k.min) + ", " + plain_number(k.max) + "]";
   switch (k.type) {
     case value_type::uint: {
       const std::string allowed =
-          "an integer in " + range.str() +
+          "an integer in " + range +
           (is_byte_size(k) ? " (bytes), or with a binary suffix: 16KiB, 4MiB, 1GiB, 1TiB" : "");
       if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) {
         fail(allowed);
@@ -169,7 +170,7 @@ void check_value(const key_info& k, const std::string& key, const std::string& v
       errno = 0;
       const double v = std::strtod(value.c_str(), &end);
       if (value.empty() || *end || errno || !std::isfinite(v) || v < k.min || v > k.max) {
-        fail("a number in " + range.str());
+        fail("a number in " + range);
       }
       break;
     }

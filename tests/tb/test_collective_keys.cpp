@@ -211,7 +211,7 @@ BOOST_AUTO_TEST_CASE(bad_entry_keys_name_the_key_and_what_is_allowed) {
                "collectives.0.bytes.a", {fields[0]});
   // Values are checked against collective.X's declaration, under the entry's key.
   expect_error([] { config().set("collectives.1.repeat=0"); }, "collectives.1.repeat",
-               {"an integer in [1, 1e+06]"});
+               {"an integer in [1, 1000000]"});
   expect_error([] { config().set("collectives.0.mode=lazy"); }, "collectives.0.mode",
                {"allowed: blocking, overlap"});
   expect_error([] { config().set("collectives.0.roots=some"); }, "collectives.0.roots",
