@@ -2,6 +2,7 @@
 
 #include "algorithms/registry.h"
 #include "network/routing.h"
+#include "tb/collective_keys.h"
 #include "tb/config.h"
 #include "tb/sweep/plots.h"
 #include "tb/yaml_input.h"
@@ -144,6 +145,14 @@ void flatten_set(const YAML::Node& n, const std::string& prefix, study& s) {
 }
 
 void check_key(const std::string& key, const std::string& where, const std::string& file) {
+  if (is_collective_entry_key(key)) {  // the list's own message: the index form, its range
+    try {
+      checked_collective_entry_declaration(key, "");
+    } catch (const config_error& e) {
+      fail(where, file, e.what());
+    }
+    return;
+  }
   if (!known_key(key)) {
     fail(where, file, "'" + key + "' is not a scenario key (see `bcastsim list`)");
   }
@@ -162,6 +171,13 @@ void check_algorithm(const std::string& value, const std::string& where, const s
   }
   if (value == "none") return;
   fail(where, file, "'" + value + "' is not an algorithm; allowed: " + names);
+}
+
+// collective.algorithm, or an entry's collectives.N.algorithm.
+bool names_algorithm(const std::string& key) {
+  if (key == "collective.algorithm") return true;
+  const key_info* k = is_collective_entry_key(key) ? collective_entry_declaration(key) : nullptr;
+  return k != nullptr && k->key == "collective.algorithm";
 }
 
 // YAML -> JSON through the emitter's JSON-compatible flow style is lossy for types; plots are
@@ -359,7 +375,7 @@ void check_study_values(const study& s, const std::string& file) {
     } catch (const config_error& e) {
       fail("set." + k, file, e.what());
     }
-    if (k == "collective.algorithm") check_algorithm(v, "set." + k, file);
+    if (names_algorithm(k)) check_algorithm(v, "set." + k, file);
   }
   for (const dimension& d : s.dimensions) {
     for (const auto& step : d.values) {
@@ -370,7 +386,7 @@ void check_study_values(const study& s, const std::string& file) {
         } catch (const config_error& e) {
           fail(d.keys[i], file, e.what());
         }
-        if (d.keys[i] == "collective.algorithm") check_algorithm(step[i], d.keys[i], file);
+        if (names_algorithm(d.keys[i])) check_algorithm(step[i], d.keys[i], file);
       }
     }
   }

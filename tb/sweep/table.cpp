@@ -60,6 +60,15 @@ const nlohmann::json* dig(const nlohmann::json& doc, const std::string& path) {
   while (start <= path.size()) {
     const size_t dot = std::min(path.find('.', start), path.size());
     const std::string key = path.substr(start, dot - start);
+    if (at->is_array()) {  // a list's element by its index: collectives.1.completion_ns
+      const bool digits = !key.empty() && key.size() <= 9 &&
+                          key.find_first_not_of("0123456789") == std::string::npos &&
+                          (key == "0" || key[0] != '0');
+      if (!digits || std::stoul(key) >= at->size()) return nullptr;
+      at = &(*at)[std::stoul(key)];
+      start = dot + 1;
+      continue;
+    }
     if (!at->is_object() || !at->contains(key)) return nullptr;
     at = &(*at)[key];
     start = dot + 1;

@@ -91,6 +91,31 @@ BOOST_AUTO_TEST_CASE(every_point_gets_a_row_its_files_and_the_result_of_a_direct
   for (size_t i = 2; i <= 4; ++i) BOOST_CHECK_EQUAL(csv[i][seed], csv[1][seed]);
 }
 
+// Issue 14: one collective's results as a column, by the list index in the path; the list's
+// entry keys vary like any key.
+BOOST_AUTO_TEST_CASE(columns_index_lists_and_collectives_entries_vary) {
+  const std::string dir = fresh_dir();
+  const std::string study = write_study(
+      dir,
+      "name: entries\n"
+      "set: {collectives.0.algorithm: binomial, collectives.1.algorithm: forest, "
+      "collectives.1.after: 0}\n"
+      "cross:\n  collectives.1.bytes: [1024, 8192]\n"
+      "columns: [collectives.1.completion_ns, collectives.1.bytes, collectives.7.bytes]\n");
+  const outcome o = run_cli("sweep " + study + " -j 2 -q --out " + dir + "/out");
+  BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
+  const auto csv = read_csv(dir + "/out/results.csv");
+  BOOST_REQUIRE_EQUAL(csv.size(), 3u);
+  const size_t done = column(csv, "collectives.1.completion_ns");
+  const size_t bytes = column(csv, "collectives.1.bytes");
+  for (size_t i = 1; i <= 2; ++i) {
+    const auto r = read_json(dir + "/out/points/000" + std::to_string(i - 1) + "/result.json");
+    BOOST_CHECK_EQUAL(csv[i][done], r["collectives"][1]["completion_ns"].dump());
+    BOOST_CHECK_EQUAL(csv[i][bytes], i == 1 ? "1024" : "8192");
+    BOOST_CHECK_EQUAL(csv[i][column(csv, "collectives.7.bytes")], "");  // no such entry
+  }
+}
+
 // Issue 18: points that differ only in non-random choices share their random draws per
 // replicate (paired comparisons); `random_draws: per_point` gives each point its own.
 BOOST_AUTO_TEST_CASE(paired_points_share_allocation_and_root_per_replicate) {

@@ -175,6 +175,24 @@ BOOST_AUTO_TEST_CASE(fixed_keys_scenario_plots_and_a_study_without_dimensions) {
   BOOST_CHECK_EQUAL(expand(s).size(), 1u);  // the base scenario, once
 }
 
+// The collectives list's entry keys vary as any key does (they were refused as unknown), and
+// are checked as collective.X, with the list's own messages for a bad index or key.
+BOOST_AUTO_TEST_CASE(collectives_entry_keys_can_be_set_and_varied) {
+  const study s = parse(
+      "set:\n  collectives.0.algorithm: binomial\n  collectives.1.algorithm: forest\n"
+      "cross:\n  collectives.1.bytes: [1KiB, 2048]\n");
+  const auto points = expand(s);
+  BOOST_REQUIRE_EQUAL(points.size(), 2u);
+  BOOST_CHECK_EQUAL(value_of(points[1], "collectives.1.bytes"), "2048");
+  expect_error("cross:\n  collectives.0.algorithm: [binomial, nope]\n",
+               "collectives.0.algorithm", "'nope' is not an algorithm");
+  expect_error("cross:\n  collectives.0.bytes: [abc]\n", "collectives.0.bytes", "an integer");
+  expect_error("cross:\n  collectives.1000.bytes: [1]\n", "collectives.1000.bytes",
+               "not an entry index");
+  expect_error("set:\n  collectives.0.nokey: 1\n", "collectives.0.nokey",
+               "allowed keys under 'collective'");
+}
+
 BOOST_AUTO_TEST_CASE(bad_studies_name_the_key_and_what_is_allowed) {
   expect_error("cross:\n  collective.byts: [1]\n", "collective.byts", "not a scenario key");
   expect_error("crosss:\n  collective.bytes: [1]\n", "crosss", "allowed: name, scenario");
