@@ -53,7 +53,12 @@ PRETTY = {  # axis labels of common keys; others show the key itself
     "collective.makespan_links": "makespan (link units)", "collective.algorithm": "algorithm",
     "sim_time_ns": "simulated time", "packets.latency_ns_avg": "mean packet latency",
     "packets.hops_avg": "mean routers per packet", "perf.packet_hops": "packet hops",
-    "ragasa.units.memory_stall_ns": "Bcast Unit memory stall"}
+    "ragasa.units.memory_stall_ns": "Bcast Unit memory stall", "routing.kind": "routing",
+    "traffic.load": "offered load (of the terminal link)",
+    "traffic.accepted_load": "accepted load (of the terminal link)",
+    "traffic.latency_ns.avg": "average packet latency",
+    "traffic.latency_ns.p99": "99th-percentile packet latency",
+    "traffic.codes_latency_ns": "average chunk latency (CODES's definition)"}
 
 
 # ---- values, units, labels ----------------------------------------------------------------
@@ -70,7 +75,7 @@ def is_bytes(key):
 
 
 def is_time_ns(key):
-    return key.endswith("_ns") or "_ns_" in key
+    return key.endswith("_ns") or "_ns_" in key or "_ns." in key  # traffic.latency_ns.avg
 
 
 def pretty(key):

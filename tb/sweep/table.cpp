@@ -23,7 +23,8 @@ const std::vector<std::string> run_columns = {"collective.completion_ns",
                                               "perf.packet_hops"};
 const std::vector<std::string> traffic_columns = {
     "traffic.offered_load", "traffic.accepted_load", "traffic.latency_ns.avg",
-    "traffic.latency_ns.p99", "traffic.dropped_at_source"};
+    "traffic.latency_ns.p99", "traffic.dropped_at_source", "traffic.codes_latency_ns",
+    "traffic.codes_accepted_load"};
 // Added when some point holds several collectives (or repetitions): the spread over them.
 const std::vector<std::string> several_columns = {
     "collective.collectives", "collective.completion_ns_min", "collective.completion_ns_mean",
