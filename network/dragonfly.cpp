@@ -12,6 +12,8 @@ const char* to_string(global_arrangement a) {
       return "absolute";
     case global_arrangement::relative:
       return "relative";
+    case global_arrangement::codes:
+      return "codes";
   }
   return "unknown";
 }
@@ -26,9 +28,16 @@ void require_nonzero(uint32_t value, const char* name, const char* meaning) {
   }
 }
 
-// Which group global-port index `idx` (0..g-2) of group `grp` reaches (FACTS §1.2, SST
-// pymerlin getGlobalLink). Both arrangements map idx onto the g-1 other groups one to one.
-group_id arranged_group(global_arrangement arr, uint32_t idx, group_id grp, uint32_t g) {
+// Which group global port `raw` = r*h + j (of the first (g-1)*L) of group `grp` reaches
+// (FACTS §1.2, SST pymerlin getGlobalLink; CODES dragonfly.c router_setup). Each arrangement
+// maps the ports of one link index onto the g-1 other groups one to one.
+group_id arranged_group(global_arrangement arr, uint32_t raw, group_id grp, uint32_t g, uint32_t a,
+                        uint32_t h) {
+  if (arr == global_arrangement::codes) {  // g = a*h+1: one link per pair, raw < a*h
+    const uint32_t idx = (raw % h) * a + raw / h;  // i + j*a
+    return idx == grp ? g - 1 : idx;
+  }
+  const uint32_t idx = raw % (g - 1);
   if (arr == global_arrangement::absolute) return idx >= grp ? idx + 1 : idx;
   return (idx + grp + 1) % g;
 }
@@ -67,6 +76,13 @@ uint32_t checked_group_count(const dragonfly_params& params) {
 
 dragonfly::dragonfly(const dragonfly_params& params) : m_params(params) {
   m_g = checked_group_count(params);
+  if (params.arrangement == global_arrangement::codes && m_g != params.a * params.h + 1) {
+    throw topology_error("topology.arrangement",
+                         "topology.arrangement = codes needs the maximal dragonfly, g = a*h+1 = " +
+                             std::to_string(params.a * params.h + 1) + " (CODES builds no other), "
+                             "but topology.g = " + std::to_string(m_g) +
+                             "; allowed with this g: absolute, relative");
+  }
   m_a = params.a;
   m_params.g = m_g;  // report the effective size, not the "0 = maximum" shorthand
   m_links_per_pair = static_cast<uint32_t>(uint64_t{params.a} * params.h / (m_g - 1));
@@ -122,7 +138,7 @@ void dragonfly::wire_global_links() {
   for (group_id grp = 0; grp < m_g; ++grp) {
     for (uint32_t raw = 0; raw < used; ++raw) {
       const uint32_t k = raw / (m_g - 1);
-      const group_id dst = arranged_group(m_params.arrangement, raw % (m_g - 1), grp, m_g);
+      const group_id dst = arranged_group(m_params.arrangement, raw, grp, m_g, a, h);
       m_global_end[(uint64_t{grp} * m_g + dst) * L + k] = {grp * a + raw / h,
                                                            first_global_port() + raw % h};
     }

@@ -14,6 +14,9 @@ namespace bcastsim::network {
 enum class global_arrangement : uint8_t {
   absolute,  // BookSim2 dragonflynew / SST "absolute": port t = r*h+j goes to group t<G ? t : t+1
   relative,  // SST "relative": index d goes to group (d + G + 1) mod g
+  // CODES dragonfly.c (USE_DIRECT_SCHEME): port j of router i goes to group i + j*a, its own
+  // group replaced by the last; maximal dragonflies only (g = a*h+1), as CODES builds them.
+  codes,
 };
 const char* to_string(global_arrangement a);
 

@@ -13,8 +13,10 @@ std::unique_ptr<topology> make_dragonfly(const params::values& v) {
   p.a = static_cast<uint32_t>(v.uint("topology.a"));
   p.p = static_cast<uint32_t>(v.uint("topology.p"));
   p.h = static_cast<uint32_t>(v.uint("topology.h"));
-  p.arrangement = v.text("topology.arrangement") == "relative" ? global_arrangement::relative
-                                                               : global_arrangement::absolute;
+  const std::string arrangement = v.text("topology.arrangement");
+  p.arrangement = arrangement == "relative" ? global_arrangement::relative
+                  : arrangement == "codes"  ? global_arrangement::codes
+                                            : global_arrangement::absolute;
   return std::make_unique<dragonfly>(p);
 }
 
@@ -51,9 +53,9 @@ topology_kind dragonfly_kind() {
       params::uint_key("topology.a", 4, 1, 4096, "dragonfly routers per group"),
       params::uint_key("topology.p", 2, 1, 4096, "dragonfly terminals per router"),
       params::uint_key("topology.h", 2, 1, 4096, "dragonfly global ports per router"),
-      params::choice_key("topology.arrangement", "absolute", {"absolute", "relative"},
-                         "global link arrangement: absolute = BookSim2 "
-                         "dragonflynew, relative = SST"),
+      params::choice_key("topology.arrangement", "absolute", {"absolute", "relative", "codes"},
+                         "global link arrangement: absolute = BookSim2 dragonflynew, relative = "
+                         "SST, codes = CODES (g = a*h+1 only)"),
       params::choice_key("routing.kind", "minimal",
                          {"minimal", "nonminimal", "valiant", "adaptive"},
                          "routing policy: minimal, nonminimal (Valiant; alias valiant), adaptive "

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -238,6 +239,48 @@ BOOST_AUTO_TEST_CASE(dragonfly_relative_maximal_follows_sst_formula) {
       BOOST_TEST(df.group_of(pi.peer) == (t + grp + 1) % s.g);
     }
   }
+}
+
+// CODES dragonfly.c router_setup (USE_DIRECT_SCHEME): global port j of router (g, i) goes to
+// group t = i + j*a, or G-1 when that is g, and reaches router t*a + (g % a), or t*a + (t % a)
+// from the last group. One cable per group pair (experiments/codes/codes-dragonfly-notes.md).
+BOOST_AUTO_TEST_CASE(dragonfly_codes_arrangement_follows_codes_router_setup) {
+  for (const shape& base : k_shapes) {
+    const shape s{base.a * base.h + 1, base.a, base.p, base.h};
+    const dragonfly df = make(s, global_arrangement::codes);
+    BOOST_TEST_CONTEXT(df.describe()) {
+      BOOST_REQUIRE(df.links_per_group_pair() == 1u);
+      std::set<std::pair<group_id, group_id>> pairs;
+      for (group_id g = 0; g < s.g; ++g) {
+        for (uint32_t i = 0; i < s.a; ++i) {
+          for (uint32_t j = 0; j < s.h; ++j) {
+            group_id t = i + j * s.a;
+            if (t == g) t = s.g - 1;
+            const uint32_t pos = g == s.g - 1 ? t % s.a : g % s.a;
+            const port_info& pi = df.port(g * s.a + i, df.first_global_port() + j);
+            BOOST_TEST(pi.peer == t * s.a + pos);
+            BOOST_TEST(df.port(pi.peer, pi.peer_port).peer == g * s.a + i);  // one cable
+            BOOST_TEST(pairs.insert({g, t}).second);                         // once per pair
+          }
+        }
+      }
+      BOOST_TEST(pairs.size() == size_t{s.g} * (s.g - 1));
+    }
+  }
+  // The 72-terminal case by hand (the notes' table): router 0 -> 32 and 16, 1 -> 4 and 20,
+  // 5 -> 33 and 21.
+  const dragonfly df(dragonfly_params{9, 4, 2, 2, global_arrangement::codes});
+  const port_id g0 = df.first_global_port();
+  BOOST_TEST(df.port(0, g0).peer == 32u);
+  BOOST_TEST(df.port(0, g0 + 1).peer == 16u);
+  BOOST_TEST(df.port(1, g0).peer == 4u);
+  BOOST_TEST(df.port(1, g0 + 1).peer == 20u);
+  BOOST_TEST(df.port(5, g0).peer == 33u);
+  BOOST_TEST(df.port(5, g0 + 1).peer == 21u);
+  // Only the maximal dragonfly: CODES builds no other.
+  const auto e = error_of(dragonfly_params{5, 4, 2, 2, global_arrangement::codes});
+  BOOST_TEST(e.first == "topology.arrangement");
+  BOOST_TEST(e.second.find("g = a*h+1 = 9") != std::string::npos, e.second);
 }
 
 // Hand-worked g=3 a=2 p=1 h=1: routers 2G+r, global port is port 2.
