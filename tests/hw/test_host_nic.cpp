@@ -314,7 +314,7 @@ BOOST_AUTO_TEST_CASE(host_nic_reassembles_each_message_once) {
   // One call per message, when its last byte is in, with the message's own fields.
   BOOST_TEST_REQUIRE(b.log.got.size() == 3u);
   const message_log::entry want[] = {
-      {40000, 2, 5, 0, 600}, {50000, 0, 5, 1000, 1100}, {60000, 0, 6, 2100, 0}};
+      {40000, 2, 5, 0, 600, 0}, {50000, 0, 5, 1000, 1100, 0}, {60000, 0, 6, 2100, 0, 0}};
   for (size_t i = 0; i < 3; ++i) {
     BOOST_TEST_CONTEXT("message " << i) {
       BOOST_TEST(b.log.got[i].at_ps == want[i].at_ps);
