@@ -37,6 +37,9 @@ std::unique_ptr<routing_policy> make_dragonfly_routing(const std::string& name,
   const auto& df = dynamic_cast<const dragonfly&>(topo);
   if (name == "nonminimal") return std::make_unique<dragonfly_valiant_routing>(df);
   if (name == "adaptive") return std::make_unique<dragonfly_adaptive_routing>(df);
+  if (name == "adaptive-codes") {
+    return std::make_unique<dragonfly_adaptive_routing>(df, 0, adaptive_rule::codes);
+  }
   return std::make_unique<dragonfly_minimal_routing>(df);
 }
 
@@ -57,9 +60,10 @@ topology_kind dragonfly_kind() {
                          "global link arrangement: absolute = BookSim2 dragonflynew, relative = "
                          "SST, codes = CODES (g = a*h+1 only)"),
       params::choice_key("routing.kind", "minimal",
-                         {"minimal", "nonminimal", "valiant", "adaptive"},
+                         {"minimal", "nonminimal", "valiant", "adaptive", "adaptive-codes"},
                          "routing policy: minimal, nonminimal (Valiant; alias valiant), adaptive "
-                         "(UGAL-L)"),
+                         "(UGAL-L), adaptive-codes (CODES's rule: minimal iff its port holds no "
+                         "more bytes)"),
   };
   // Rates and buffers of the topology-aware broadcast paper (Dorier et al., §IV-B), as CODES
   // reads its "GB/s" (GiB/s); latencies of BookSim's dragonfly.
@@ -68,7 +72,7 @@ topology_kind dragonfly_kind() {
       {"local", 5.25, 10, 16384, "links inside a group"},
       {"global", 4.7, 100, 32768, "links between groups"},
   };
-  k.routings = {"minimal", "nonminimal", "adaptive"};
+  k.routings = {"minimal", "nonminimal", "adaptive", "adaptive-codes"};
   k.routing_aliases = {{"valiant", "nonminimal"}};
   k.make = make_dragonfly;
   k.estimate_size = dragonfly_size;

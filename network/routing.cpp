@@ -204,8 +204,9 @@ uint32_t dragonfly_valiant_routing::hops_to_go(router_id at, terminal_id dst,
   }
 }
 
-dragonfly_adaptive_routing::dragonfly_adaptive_routing(const dragonfly& df, uint64_t threshold)
-    : dragonfly_valiant_routing(df), m_threshold(threshold) {}
+dragonfly_adaptive_routing::dragonfly_adaptive_routing(const dragonfly& df, uint64_t threshold,
+                                                       adaptive_rule rule)
+    : dragonfly_valiant_routing(df), m_threshold(threshold), m_rule(rule) {}
 
 route_decision dragonfly_adaptive_routing::route(router_id at, terminal_id dst, route_state& state,
                                                  const port_occupancy_view* occupancy) const {
@@ -219,11 +220,14 @@ route_decision dragonfly_adaptive_routing::route(router_id at, terminal_id dst, 
       const port_id port_min = dragonfly_valiant_routing::route(at, dst, probe_min, nullptr).port;
       const port_id port_nonmin =
           dragonfly_valiant_routing::route(at, dst, probe_nonmin, nullptr).port;
-      const uint64_t cost_min =
-          uint64_t{occupancy->output_occupancy_bytes(port_min)} * hops_to_go(at, dst, minimal);
-      const uint64_t cost_nonmin =
-          uint64_t{occupancy->output_occupancy_bytes(port_nonmin)} * hops_to_go(at, dst, state);
-      go_minimal = cost_min <= cost_nonmin + m_threshold;
+      const uint64_t q_min = occupancy->output_occupancy_bytes(port_min);
+      const uint64_t q_nonmin = occupancy->output_occupancy_bytes(port_nonmin);
+      if (m_rule == adaptive_rule::codes) {
+        go_minimal = q_min <= q_nonmin;
+      } else {
+        go_minimal = q_min * hops_to_go(at, dst, minimal) <=
+                     q_nonmin * hops_to_go(at, dst, state) + m_threshold;
+      }
     }
     if (go_minimal) state = minimal;
   }

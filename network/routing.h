@@ -157,17 +157,27 @@ class dragonfly_valiant_routing : public routing_policy {
 // counted). Ties go minimal. Without an occupancy view (or without a Valiant candidate:
 // same group, or the draw is the destination group) it routes minimally. Then it follows
 // the chosen path with the Valiant VC rule above.
+//
+// With adaptive_rule::codes ("adaptive-codes") the comparison is CODES's (dragonfly.c,
+// experiments/codes/codes-dragonfly-notes.md §2): minimal iff q_min <= q_nonmin, without hop
+// weighting or threshold. CODES decides per 32-B chunk; here, as for UGAL-L, per packet.
+enum class adaptive_rule : uint8_t { ugal_local, codes };
+
 class dragonfly_adaptive_routing final : public dragonfly_valiant_routing {
  public:
   // threshold: in byte-links, added to the non-minimal side (0 = plain UGAL-L).
-  explicit dragonfly_adaptive_routing(const dragonfly& df, uint64_t threshold = 0);
-  std::string name() const override { return "adaptive"; }
+  explicit dragonfly_adaptive_routing(const dragonfly& df, uint64_t threshold = 0,
+                                      adaptive_rule rule = adaptive_rule::ugal_local);
+  std::string name() const override {
+    return m_rule == adaptive_rule::codes ? "adaptive-codes" : "adaptive";
+  }
   route_decision route(router_id at, terminal_id dst, route_state& state,
                        const port_occupancy_view* occupancy) const override;
   uint64_t threshold() const { return m_threshold; }
 
  private:
   uint64_t m_threshold;
+  adaptive_rule m_rule;
 };
 
 }  // namespace bcastsim::network

@@ -362,6 +362,52 @@ BOOST_AUTO_TEST_CASE(adaptive_goes_nonminimal_when_the_minimal_port_is_much_busi
   BOOST_TEST(went_nonminimal > 0u);
 }
 
+// CODES's rule: minimal iff the minimal first-hop port holds no more bytes than the Valiant
+// one's, whatever the path lengths. 600 against 500 bytes sends UGAL-L minimal wherever the
+// Valiant path is at least 1.2 times as long (600 * H_min <= 500 * H_nonmin), but CODES's
+// rule non-minimal; 500 against 600 sends both minimal.
+BOOST_AUTO_TEST_CASE(adaptive_codes_compares_occupancy_without_hop_weighting) {
+  uint32_t differs = 0;
+  for (const dragonfly_params& params : k_shapes) {
+    const dragonfly df(params);
+    const dragonfly_adaptive_routing codes(df, 0, adaptive_rule::codes);
+    const dragonfly_adaptive_routing ugal(df);
+    const dragonfly_valiant_routing valiant(df);
+    BOOST_TEST_CONTEXT(df.describe()) {
+      uint32_t failures = 0;
+      for (terminal_id src = 0; src < df.num_terminals(); ++src) {
+        for (terminal_id dst = 0; dst < df.num_terminals(); ++dst) {
+          if (src == dst) continue;
+          for (const uint64_t e : entropies(2)) {
+            const std::vector<hop> min_path = walk(df, codes, src, dst, e, nullptr);
+            const std::vector<hop> candidate = walk(df, valiant, src, dst, e);
+            const bool has_candidate = check_path(df, candidate, dst).globals == 2;
+            if (!has_candidate || candidate.front().out.port == min_path.front().out.port) {
+              continue;  // no choice, or both start on one port: equal occupancy
+            }
+            fake_occupancy busier_min(0), busier_nonmin(0);
+            busier_min.set(min_path.front().out.port, 600);
+            busier_min.set(candidate.front().out.port, 500);
+            busier_nonmin.set(min_path.front().out.port, 500);
+            busier_nonmin.set(candidate.front().out.port, 600);
+            bool ok = same_route(walk(df, codes, src, dst, e, &busier_min), candidate) &&
+                      same_route(walk(df, codes, src, dst, e, &busier_nonmin), min_path);
+            const bool ugal_minimal = 600 * links(min_path) <= 500 * links(candidate);
+            ok = ok && same_route(walk(df, ugal, src, dst, e, &busier_min),
+                                  ugal_minimal ? min_path : candidate);
+            differs += ugal_minimal;
+            if (!ok && ++failures <= 5) {
+              BOOST_ERROR("bad decision " << src << " -> " << dst << " entropy " << e);
+            }
+          }
+        }
+      }
+      BOOST_TEST(failures == 0u);
+    }
+  }
+  BOOST_TEST(differs > 0u);  // cases where the two rules disagree were exercised
+}
+
 BOOST_AUTO_TEST_CASE(adaptive_channel_dependencies_are_acyclic_with_both_decisions) {
   for (const dragonfly_params& params : k_shapes) {
     const dragonfly df(params);
@@ -424,7 +470,8 @@ BOOST_AUTO_TEST_CASE(routing_registry_knows_nonminimal_and_adaptive) {
   const std::pair<const char*, const char*> names[] = {{"minimal", "minimal"},
                                                        {"nonminimal", "nonminimal"},
                                                        {"valiant", "nonminimal"},
-                                                       {"adaptive", "adaptive"}};
+                                                       {"adaptive", "adaptive"},
+                                                       {"adaptive-codes", "adaptive-codes"}};
   for (const auto& [asked, canonical] : names) {
     BOOST_TEST_CONTEXT(asked) {
       const std::unique_ptr<routing_policy> policy = make_routing(asked, df);
@@ -437,7 +484,8 @@ BOOST_AUTO_TEST_CASE(routing_registry_knows_nonminimal_and_adaptive) {
   BOOST_TEST(dynamic_cast<dragonfly_adaptive_routing&>(*make_routing("adaptive", df)).threshold() ==
              0u);
   BOOST_TEST(
-      routing_names("dragonfly") == (std::vector<std::string>{"minimal", "nonminimal", "adaptive"}),
+      routing_names("dragonfly") == (std::vector<std::string>{"minimal", "nonminimal", "adaptive",
+                                                              "adaptive-codes"}),
       boost::test_tools::per_element());
 
   std::string message;
@@ -448,6 +496,6 @@ BOOST_AUTO_TEST_CASE(routing_registry_knows_nonminimal_and_adaptive) {
   }
   BOOST_TEST(message ==
              "routing.kind = 'ugal' is not known for dragonfly; allowed: minimal, nonminimal, "
-             "adaptive");
+             "adaptive, adaptive-codes");
   BOOST_CHECK_THROW(make_routing("Valiant", df), std::invalid_argument);
 }
