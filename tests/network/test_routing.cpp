@@ -173,7 +173,8 @@ BOOST_AUTO_TEST_CASE(routing_registry) {
   BOOST_TEST(minimal->min_vcs() == 2u);
   BOOST_TEST(&minimal->topo() == &df);
   BOOST_TEST(
-      routing_names("dragonfly") == (std::vector<std::string>{"minimal", "nonminimal", "adaptive"}),
+      routing_names("dragonfly") == (std::vector<std::string>{"minimal", "nonminimal", "adaptive",
+                                                              "adaptive-codes"}),
       boost::test_tools::per_element());
   BOOST_TEST(routing_names("no-such-kind").empty());
 
@@ -185,7 +186,7 @@ BOOST_AUTO_TEST_CASE(routing_registry) {
   }
   BOOST_TEST(message ==
              "routing.kind = 'x' is not known for dragonfly; allowed: minimal, nonminimal, "
-             "adaptive");
+             "adaptive, adaptive-codes");
 
   const two_router_line line;
   BOOST_CHECK_THROW(make_routing("minimal", line), std::invalid_argument);
