@@ -70,6 +70,20 @@ def t(row, key=DONE):
     return float(row[key])
 
 
+def memory_axis(ax, wms):
+    """A log2 x axis of Working Memory sizes, each one a tick: 512, 1K, ..., 64K."""
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(wms)
+    ax.set_xticklabels([f"{w // KIB}K" if w >= KIB else str(w) for w in wms], fontsize=8)
+
+
+def save(fig, out, name, dpi):
+    path = os.path.join(out, name)
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
 def size_label(b):
     return f"{b // (KIB * KIB)} MiB" if b >= KIB * KIB else f"{b // KIB} KiB"
 
@@ -118,10 +132,7 @@ def plot_sizes(res, out):
     sp.grid(True, alpha=0.3)
     sp.legend(fontsize=7, ncol=2)
     fig.tight_layout()
-    path = os.path.join(out, "sizes.png")
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, out, "sizes.png", dpi=120)
 
 
 def read_buffers(res, study):
@@ -175,9 +186,7 @@ def plot_buffers(res, out):
                 ax.scatter(sorted(set(dead)), [0.04] * len(set(dead)), marker="X", s=90,
                            color="black", zorder=5, clip_on=False,
                            transform=ax.get_xaxis_transform())
-            ax.set_xscale("log", base=2)
-            ax.set_xticks(wms)
-            ax.set_xticklabels([f"{w // KIB}K" if w >= KIB else str(w) for w in wms], fontsize=8)
+            memory_axis(ax, wms)
             ax.set_ylabel(f"{label} ({unit})")
             ax.set_title(f"16 KiB, {title}", fontsize=9)
             ax.grid(True, alpha=0.3)
@@ -192,10 +201,7 @@ def plot_buffers(res, out):
     fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=9)
     fig.suptitle("Bcast Unit buffer sweep at 16 KiB (72-node Df(2,4,2), ragasa, port 21 GiB/s)")
     fig.tight_layout(rect=(0, 0.06, 1, 1))
-    path = os.path.join(out, "buffers.png")
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save(fig, out, "buffers.png", dpi=100)
 
 
 # ---- Markdown tables of experiments/ragasa/README.md ----------------------------------------
@@ -311,9 +317,7 @@ def plot_ensemble(res, out):
                             color=colors[i % 5], marker="o", ms=4, capsize=3, linewidth=1.1,
                             label=f"Rx-queue {q} packets")
             wms = sorted({k[2] for k in groups if k[0] == thr})
-            ax.set_xscale("log", base=2)
-            ax.set_xticks(wms)
-            ax.set_xticklabels([f"{w // KIB}K" if w >= KIB else str(w) for w in wms], fontsize=8)
+            memory_axis(ax, wms)
             ax.set_ylabel(f"{label} (µs)")
             ax.set_title(f"threshold {thr} B: {label}", fontsize=10)
             ax.grid(True, alpha=0.3)
@@ -324,10 +328,7 @@ def plot_ensemble(res, out):
     fig.suptitle("All 72 nodes broadcasting 16 KiB, nodes relay: mean and standard deviation "
                  f"over {n} host send overheads (290 to 310 ns)")
     fig.tight_layout(rect=(0, 0, 1, 0.96))
-    path = os.path.join(out, "buffers-ensemble.png")
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return save(fig, out, "buffers-ensemble.png", dpi=100)
 
 
 def print_ensemble_tables(res):
