@@ -116,7 +116,8 @@ void fabric::make_traffic(const scenario& s, const network::topology& topo,
     tp.stop_ns = s.traffic.warmup_ns + s.traffic.measure_ns;
     tp.measure_start_ns = s.traffic.warmup_ns;
     tp.measure_end_ns = tp.stop_ns;
-    tp.chunk_ps = 32.0 / bytes_per_ns * 1000.0;  // a CODES chunk on the terminal link
+    tp.chunk_ps =  // a CODES chunk on the terminal link
+        static_cast<double>(hw::traffic_params::codes_chunk_bytes) / bytes_per_ns * 1000.0;
     const double packets = std::ceil(static_cast<double>(s.traffic.message_bytes) /
                                      static_cast<double>(s.nic.packet_bytes));
     // A reservation, not a bound: capped so a long window grows the vector as samples come.

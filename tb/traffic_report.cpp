@@ -57,12 +57,12 @@ nlohmann::json traffic_report(const scenario& s, const fabric& fab) {
     // arrived before the window's end, packets created at any time, nothing drained; comparable
     // with CODES's figures when traffic.warmup_ns is 0 (CODES has no warm-up).
     const double end_ns = s.traffic.warmup_ns + s.traffic.measure_ns;
-    j["codes_latency_ns"] =
-        codes_chunks ? units::ns_from_ps(static_cast<double>(codes_chunk_ps) /
-                                         static_cast<double>(codes_chunks))
-                     : 0.0;
-    j["codes_accepted_load"] = static_cast<double>(codes_chunks) * 32.0 /
-                               (end_ns * static_cast<double>(fab.nics.size()) * bytes_per_ns);
+    j["codes_latency_ns"] = codes_chunks ? units::ns_from_ps(static_cast<double>(codes_chunk_ps) /
+                                                             static_cast<double>(codes_chunks))
+                                         : 0.0;
+    j["codes_accepted_load"] =
+        static_cast<double>(codes_chunks * hw::traffic_params::codes_chunk_bytes) /
+        (end_ns * static_cast<double>(fab.nics.size()) * bytes_per_ns);
   } else {
     // Background: every terminal outside the job offers this fraction of its link.
     j["offered_load"] = static_cast<double>(s.traffic.message_bytes) /

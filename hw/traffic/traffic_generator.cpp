@@ -122,18 +122,22 @@ void traffic_generator::on_message(network::terminal_id, uint32_t, uint32_t, uin
   ++messages_received;
 }
 
+// Chunk n-1-b of the packet arrives at tail - b*c; those before the window's end, b >= b0,
+// are counted, their latencies summed in closed form (a 1-MiB packet is 32,768 chunks).
 void traffic_generator::count_codes_chunks(const tlm_net::packet& p, sc_core::sc_time now) {
-  constexpr uint64_t chunk_bytes = 32;  // model-net's chunk_size in the CODES configuration
-  const uint64_t n = std::max<uint64_t>(1, (p.size_bytes + chunk_bytes - 1) / chunk_bytes);
-  const double tail_ps = static_cast<double>(now.value());
-  const double end_ps = static_cast<double>(m_window_end.value());
-  const double created_ps = static_cast<double>(p.created.value());
-  for (uint64_t before = 0; before < n; ++before) {  // chunk n-1-before
-    const double at = tail_ps - static_cast<double>(before) * m_params.chunk_ps;
-    if (at >= end_ps) continue;
-    ++codes_chunks;
-    codes_chunk_ps += static_cast<uint64_t>(std::llround(at - created_ps));
-  }
+  constexpr uint64_t chunk = traffic_params::codes_chunk_bytes;
+  const uint64_t n = std::max<uint64_t>(1, (p.size_bytes + chunk - 1) / chunk);
+  const double c = m_params.chunk_ps;
+  const double late_ps =
+      static_cast<double>(now.value()) - static_cast<double>(m_window_end.value());
+  const uint64_t b0 = late_ps < 0 ? 0 : static_cast<uint64_t>(std::floor(late_ps / c)) + 1;
+  if (b0 >= n) return;
+  const uint64_t k = n - b0;
+  const double tail_latency_ps = static_cast<double>((now - p.created).value());
+  const double sum_ps = static_cast<double>(k) * tail_latency_ps -
+                        c * static_cast<double>(b0 + n - 1) * static_cast<double>(k) / 2.0;
+  codes_chunks += k;
+  codes_chunk_ps += static_cast<uint64_t>(std::llround(sum_ps));
 }
 
 void traffic_generator::on_packet(const tlm_net::packet& p) {

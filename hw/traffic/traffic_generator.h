@@ -28,6 +28,9 @@
 namespace bcastsim::hw {
 
 struct traffic_params {
+  // model-net's chunk_size in CODES's configuration: the unit of its latency and throughput.
+  static constexpr uint64_t codes_chunk_bytes = 32;
+
   uint64_t message_bytes = 1024;
   double mean_interarrival_ns = 750.0;
   // Arrivals stop at stop_ns (exclusive) or when stop_when() is true at an arrival.
