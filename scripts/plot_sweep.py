@@ -58,7 +58,8 @@ PRETTY = {  # axis labels of common keys; others show the key itself
     "traffic.accepted_load": "accepted load (of the terminal link)",
     "traffic.latency_ns.avg": "average packet latency",
     "traffic.latency_ns.p99": "99th-percentile packet latency",
-    "traffic.codes_latency_ns": "average chunk latency (CODES's definition)"}
+    "traffic.codes_latency_ns": "average chunk latency (CODES's definition)",
+    "traffic.codes_accepted_load": "accepted load, CODES's definition (of the terminal link)"}
 
 
 # ---- values, units, labels ----------------------------------------------------------------
