@@ -1,0 +1,78 @@
+#include "hw/tofu2/command_queue.h"
+
+#include <algorithm>
+#include <ostream>
+#include <stdexcept>
+
+namespace bcastsim::hw::tofu2 {
+
+bool valid_toq_entries(uint64_t entries) {
+  for (uint32_t s = 0; s <= 5; ++s) {
+    if (entries == uint64_t{1} << (2 * s + 11)) return true;
+  }
+  return false;
+}
+
+command_queue::command_queue(uint64_t entries, queue_mode mode) : m_entries(entries), m_mode(mode) {
+  if (entries == 0) throw std::invalid_argument("a TOQ needs at least one entry");
+}
+
+bool command_queue::enqueue(const toq_descriptor& d) {
+  if (full()) {
+    ++enqueue_refused;
+    return false;
+  }
+  m_ring.push_back(d);
+  ++m_producer;
+  ++enqueued;
+  max_occupancy.value = std::max<uint64_t>(max_occupancy.value, occupancy());
+  return true;
+}
+
+void command_queue::advance_scheduling(uint32_t sps) {
+  if (m_mode == queue_mode::normal) {
+    ++sps_ignored;
+    return;
+  }
+  ++sps_arrivals;
+  m_scheduling += sps;
+  if (m_scheduling - m_consumer > max_session_lead) m_overflowed = true;
+}
+
+void command_queue::retire() {
+  if (!can_execute()) throw std::logic_error("command_queue::retire: the head may not run");
+  m_ring.pop_front();
+  ++m_consumer;
+  ++executed;
+}
+
+void command_queue::reset_pointers() {
+  if (!empty()) throw std::logic_error("command_queue::reset_pointers: descriptors left");
+  if (m_mode == queue_mode::session && m_scheduling != m_consumer) {
+    throw std::logic_error("command_queue::reset_pointers: the scheduling pointer is ahead");
+  }
+  m_producer = m_consumer = m_scheduling = 0;
+}
+
+void command_queue::describe(std::ostream& os) const {
+  os << algorithms::to_string(m_mode) << " queue: producer " << m_producer << ", consumer "
+     << m_consumer;
+  if (m_mode == queue_mode::session) os << ", scheduling " << m_scheduling;
+  os << " (" << occupancy() << " of " << m_entries << " entries)";
+  if (waits_for_scheduling()) os << ", head waits for SPS from an arriving packet";
+  if (m_overflowed) os << ", session offset overflowed";
+}
+
+void command_queue::declare_stats(tlm_net::stat_group& g) const {
+  g.declare("enqueued", "descriptors", "descriptors the host wrote into the TOQ", enqueued);
+  g.declare("executed", "descriptors", "descriptors the engine executed", executed);
+  g.declare("enqueue_refused", "enqueues",
+            "host enqueues refused because the TOQ was full (back-pressure)", enqueue_refused);
+  g.declare("sps_arrivals", "packets", "arrivals that advanced the scheduling pointer",
+            sps_arrivals);
+  g.declare("sps_ignored", "packets", "arrivals carrying SPS to a normal-mode queue", sps_ignored);
+  g.declare("max_occupancy", "descriptors", "most descriptors in the TOQ at once", max_occupancy,
+            tlm_net::combine::max);
+}
+
+}  // namespace bcastsim::hw::tofu2
