@@ -54,6 +54,39 @@ void command_queue::reset_pointers() {
   m_producer = m_consumer = m_scheduling = 0;
 }
 
+void command_queue::cycle(const cq_cycle& c) {
+  if (c.enqueue) enqueue(c.descriptor);
+  if (c.sps_valid) advance_scheduling(c.sps);
+  if (c.retire) retire();
+}
+
+cq_state command_queue::state() const {
+  cq_state s;
+  s.head_valid = can_execute();
+  s.waits = waits_for_scheduling();
+  s.full = full();
+  s.overflow = m_overflowed;
+  s.producer = static_cast<uint32_t>(m_producer);
+  s.consumer = static_cast<uint32_t>(m_consumer);
+  s.scheduling = static_cast<uint32_t>(m_scheduling);
+  s.occupancy = static_cast<uint32_t>(occupancy());
+  s.refused = static_cast<uint32_t>(enqueue_refused.value);
+  return s;
+}
+
+bool cq_state::operator==(const cq_state& o) const {
+  return head_valid == o.head_valid && waits == o.waits && full == o.full &&
+         overflow == o.overflow && producer == o.producer && consumer == o.consumer &&
+         scheduling == o.scheduling && occupancy == o.occupancy && refused == o.refused;
+}
+
+std::ostream& operator<<(std::ostream& os, const cq_state& s) {
+  return os << "producer " << s.producer << " consumer " << s.consumer << " scheduling "
+            << s.scheduling << " occupancy " << s.occupancy << " head_valid " << s.head_valid
+            << " waits " << s.waits << " full " << s.full << " refused " << s.refused
+            << " overflow " << s.overflow;
+}
+
 void command_queue::describe(std::ostream& os) const {
   os << algorithms::to_string(m_mode) << " queue: producer " << m_producer << ", consumer "
      << m_consumer;

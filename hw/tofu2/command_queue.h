@@ -35,7 +35,45 @@ using algorithms::toq_descriptor;
 bool valid_toq_entries(uint64_t entries);
 inline constexpr uint64_t max_session_lead = (uint64_t{1} << 25) - 1;
 
-class command_queue {
+// One clock cycle of requests to a queue, applied in this order (the RTL twin applies them at
+// one clock edge): the host's enqueue (refused if the ring is full before it), an arriving
+// packet's SPS, and retiring the head (asked only while the head may run before the cycle).
+struct cq_cycle {
+  bool enqueue = false;
+  toq_descriptor descriptor;
+  bool sps_valid = false;
+  uint32_t sps = 0;  // 0 .. toq_max_sps
+  bool retire = false;
+};
+
+// What both twins show after a cycle; compared field by field by the co-simulation.
+struct cq_state {
+  bool head_valid = false;
+  bool waits = false;  // enqueued but held by the scheduling pointer
+  bool full = false;
+  bool overflow = false;
+  uint32_t producer = 0;  // low 32 bits of the free-running counts (the RTL's width)
+  uint32_t consumer = 0;
+  uint32_t scheduling = 0;
+  uint32_t occupancy = 0;
+  uint32_t refused = 0;
+  bool operator==(const cq_state& o) const;
+  bool operator!=(const cq_state& o) const { return !(*this == o); }
+};
+std::ostream& operator<<(std::ostream& os, const cq_state& s);
+
+// A queue as the TNI drives it, cycle by cycle: the SystemC twin (command_queue) or its
+// verilated RTL (command_queue_rtl.h).
+class command_queue_port {
+ public:
+  virtual ~command_queue_port() = default;
+  virtual void cycle(const cq_cycle& c) = 0;
+  virtual cq_state state() const = 0;
+  // The descriptor at the consumer pointer; only while state().head_valid.
+  virtual const toq_descriptor& head_descriptor() const = 0;
+};
+
+class command_queue final : public command_queue_port {
  public:
   command_queue(uint64_t entries, queue_mode mode);
 
@@ -80,6 +118,11 @@ class command_queue {
 
   // One line: mode, pointers, occupancy, what the head waits for.
   void describe(std::ostream& os) const;
+
+  // command_queue_port: enqueue, advance_scheduling, retire, in that order.
+  void cycle(const cq_cycle& c) override;
+  cq_state state() const override;
+  const toq_descriptor& head_descriptor() const override { return head(); }
 
   tlm_net::counter enqueued;
   tlm_net::counter executed;
