@@ -68,8 +68,12 @@ struct toq_descriptor {
   uint32_t remote_queue = 0;  // the receiver's queue (its index in the rank's queues)
   uint64_t local_offset = 0;  // buffer offsets; the broadcast reads and writes one buffer
   uint64_t remote_offset = 0;
-  uint64_t length = 0;        // bytes; the put engine cuts it into frames
-  uint32_t sps = 0;           // 4 bits in the header: 0..15
+  uint64_t length = 0;  // bytes; the put engine cuts it into frames
+  uint32_t sps = 0;     // 4 bits in the header: 0..15
+  // The remote TNI's terminal: filled from the placement when MPI_Bcast_init resolves the
+  // plan (the hardware's rx..rc, ri coordinates); invalid until then.
+  uint32_t remote_terminal = UINT32_MAX;
+  uint32_t edata = 0;         // carried to the receiver's MRQ notice (the collective's id)
   bool notify_remote = true;  // the receiver's MRQ hears of the put's arrival
   bool notify_local = true;   // the sender's TCQ hears of its completion
 };
