@@ -13,6 +13,7 @@
 
 #include <unistd.h>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -220,5 +221,6 @@ BOOST_AUTO_TEST_CASE(the_vcd_shows_the_queue_pointers) {
   bool saw_two = false;
   for (const std::string& l : lines) saw_two = saw_two || l == "b10 " + id;
   BOOST_TEST(saw_two);
-  std::remove((stem + ".vcd").c_str());
+  // Kept to look at (GTKWave) when BCASTSIM_KEEP_TEST_DIRS is set, as the CLI tests do.
+  if (std::getenv("BCASTSIM_KEEP_TEST_DIRS") == nullptr) std::remove((stem + ".vcd").c_str());
 }

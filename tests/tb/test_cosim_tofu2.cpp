@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -105,5 +106,6 @@ BOOST_AUTO_TEST_CASE(a_relay_queue_replays_in_lock_step) {
   std::stringstream text;
   text << in.rdbuf();
   BOOST_TEST(text.str().find("scheduling") != std::string::npos);
-  std::remove(vcd.c_str());
+  // Kept to look at (GTKWave) when BCASTSIM_KEEP_TEST_DIRS is set, as the CLI tests do.
+  if (std::getenv("BCASTSIM_KEEP_TEST_DIRS") == nullptr) std::remove(vcd.c_str());
 }
