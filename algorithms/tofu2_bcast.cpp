@@ -158,7 +158,7 @@ void compile_fragment(tofu2_plan& plan, uint32_t fragment, uint64_t begin, uint6
         toq_descriptor d;
         d.remote_rank = c;
         d.remote_tni = fragment;
-        d.remote_queue = fragment;
+        d.remote_queue = children[c].empty() ? toq_no_queue : fragment;
         d.local_offset = d.remote_offset = offset;
         d.length = bytes;
         d.sps = static_cast<uint32_t>(children[c].size());

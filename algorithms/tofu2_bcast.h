@@ -21,26 +21,35 @@
 //              The three pipeline paths of the trinary tree are mapped to the 3D torus").
 //   trinaryx3  three fragments (the bytes split in thirds), fragment f a trinary broadcast on
 //              TNI f whose paths follow a snake with the dimensions rotated by f, so the three
-//              fragments' paths take different links.
+//              fragments start along different dimensions. They still share links: on the
+//              12-node unit 7 of the 22 rank pairs the trees use carry more than one fragment,
+//              and with only one dimension differing (or n <= 4) the three trees are the same.
 //
 // Choices where the paper is silent (its Figure 4 is not in our copy; FACTS §4 found no
 // description of a Trinaryx3 broadcast):
 //   - Snake order: the ranks' torus coordinates in reflected (boustrophedon) order over the
 //     dimensions that differ among the communicator's nodes, fastest first in the torus's
-//     order x, y, z, a, b, c (rotated for Trinaryx3's fragments), with an even-sized one
-//     slowest where the slowest would be odd, so the snake of a full grid closes into a ring
-//     (on the 12-node unit: a-b-c, b-c-a and c-b-a). Consecutive nodes of a full grid are
-//     one link apart; ranks on one node are consecutive. On another topology: terminal id.
+//     order x, y, z, a, b, c (rotated for Trinaryx3's fragments); with three or more such
+//     dimensions, an even-sized one other than the fastest goes slowest where the slowest
+//     would be odd. Consecutive nodes of a full grid are one link apart. The snake closes
+//     into a ring (its last node next to its first) on the 12-node unit for every rotation
+//     (a-b-c, b-c-a, c-b-a) and on full tori whose slowest dimension is even; not on a mesh
+//     or a partial box, nor on a plane of two dimensions with the odd one slowest, where the
+//     trinary's last path starts two or three links from the root. Ranks on one node are
+//     consecutive. On another topology: terminal id.
 //   - The three paths of a trinary tree: the n - 1 ranks after the root in snake order (the
 //     snake rotated to start at the root) cut into three contiguous parts as equal as possible
 //     (the first parts one longer). The first part runs forward from the root's successor, the
 //     last part backward from the root's predecessor (both one link from the root when the
-//     snake closes into a ring), the middle part forward from its first rank.
+//     snake closes into a ring), the middle part forward from its first rank (several links
+//     from the root: 2 to 6 on a 4x4x4 torus).
 //   - Segments: each fragment's bytes in `segments` parts as equal as possible (the first
 //     parts one byte longer), fewer when a fragment has fewer bytes; at least one, so a
 //     zero-byte broadcast is one empty put per tree edge (it still completes and carries SPS).
 //   - A put's SPS is applied when its last packet has been processed at the receiver, so a
 //     forwarded segment is always complete.
+//   - The paper's readiness report (every rank tells rank 0 it has enqueued before rank 0
+//     starts) belongs to MPI_Bcast_init on the host side, not to the plan.
 #pragma once
 
 #include "algorithms/schedule.h"
@@ -63,9 +72,12 @@ enum class toq_command : uint8_t { nop = 0, put = 1 };
 // A TOQ descriptor, the fields the model reads (the hardware's is 32 B: FACTS §4).
 struct toq_descriptor {
   toq_command command = toq_command::put;
-  uint32_t remote_rank = 0;   // communicator rank (the TNI resolves its node)
-  uint32_t remote_tni = 0;    // the header's ri
-  uint32_t remote_queue = 0;  // the receiver's queue (its index in the rank's queues)
+  uint32_t remote_rank = 0;  // communicator rank (the TNI resolves its node)
+  uint32_t remote_tni = 0;   // the header's ri
+  // The receiver's queue its SPS advances: in a plan, its index in the receiver's queues;
+  // on a TNI, the receiving TNI's queue number (MPI_Bcast_init maps one to the other);
+  // toq_no_queue for a put that releases nothing (to a leaf).
+  uint32_t remote_queue = 0;
   uint64_t local_offset = 0;  // buffer offsets; the broadcast reads and writes one buffer
   uint64_t remote_offset = 0;
   uint64_t length = 0;  // bytes; the put engine cuts it into frames
@@ -78,6 +90,7 @@ struct toq_descriptor {
   bool notify_local = true;   // the sender's TCQ hears of its completion
 };
 inline constexpr uint32_t toq_max_sps = 15;
+inline constexpr uint32_t toq_no_queue = UINT32_MAX;
 
 enum class queue_mode : uint8_t { normal, session };
 const char* to_string(queue_mode m);

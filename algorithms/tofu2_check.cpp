@@ -99,22 +99,36 @@ class runner {
     if (d.sps > toq_max_sps) error(where() + ": SPS " + std::to_string(d.sps) + " > 15");
     // A session queue's commands were checked when they were released.
     if (m_plan.ranks[r].queues[q].mode == queue_mode::normal) check_holds(r, q, st.consumer - 1);
-    if (d.remote_rank >= m_plan.num_ranks ||
-        d.remote_queue >= m_plan.ranks[d.remote_rank].queues.size()) {
-      error(where() + ": its remote rank or queue does not exist");
+    if (d.remote_rank >= m_plan.num_ranks) {
+      error(where() + ": its remote rank does not exist");
       return;
     }
-    if (m_plan.ranks[d.remote_rank].queues[d.remote_queue].tni != d.remote_tni) {
+    const bool to_queue = d.remote_queue != toq_no_queue;
+    if (to_queue && d.remote_queue >= m_plan.ranks[d.remote_rank].queues.size()) {
+      error(where() + ": its remote queue does not exist");
+      return;
+    }
+    if (!to_queue && d.sps != 0) error(where() + ": SPS for no queue");
+    if (to_queue && m_plan.ranks[d.remote_rank].queues[d.remote_queue].tni != d.remote_tni) {
       error(where() + ": its remote queue is not on TNI " + std::to_string(d.remote_tni));
+    }
+    // A broadcast has one buffer: a put writes what it reads, at the same offset.
+    if (d.remote_offset != d.local_offset) {
+      error(where() + ": reads at " + std::to_string(d.local_offset) + " but writes at " +
+            std::to_string(d.remote_offset));
     }
     const uint64_t end = d.remote_offset + d.length;
     if (end > m_plan.bytes) error(where() + ": writes beyond the buffer");
-    if (d.remote_rank == m_plan.root || !m_held[d.remote_rank].add(d.remote_offset, end)) {
-      error(where() + ": rank " + std::to_string(d.remote_rank) + " receives bytes [" +
-            std::to_string(d.remote_offset) + ", " + std::to_string(end) + ") a second time");
+    const std::string bytes =
+        "bytes [" + std::to_string(d.remote_offset) + ", " + std::to_string(end) + ")";
+    if (d.remote_rank == m_plan.root) {
+      error(where() + ": sends " + bytes + " to the root");
+    } else if (!m_held[d.remote_rank].add(d.remote_offset, end)) {
+      error(where() + ": rank " + std::to_string(d.remote_rank) + " receives " + bytes +
+            " a second time");
     }
     ++m_received[d.remote_rank];
-    release(d.remote_rank, d.remote_queue, d.sps);
+    if (to_queue) release(d.remote_rank, d.remote_queue, d.sps);
   }
 
   // The arrival advances the queue's scheduling pointer: the commands it releases may run at

@@ -19,7 +19,7 @@ module tofu2_cq #(
 
     // Configuration, constant while running.
     input logic        cfg_session,  // 1: session mode (SMCQ), 0: normal mode
-    input logic [31:0] cfg_entries,  // ring entries in use, 1 .. 2^LOG2_ENTRIES
+    input logic [31:0] cfg_entries,  // ring entries in use: a power of two, up to 2^LOG2_ENTRIES
 
     // Host: one descriptor per edge.
     input  logic          enq_valid,
@@ -54,19 +54,23 @@ module tofu2_cq #(
   assign slots_used = producer - consumer;
   assign occupancy = slots_used;
   assign enq_ready = slots_used < cfg_entries;
+  // The scheduling pointer's lead over the consumer, as a signed distance: 32-bit counts wrap,
+  // so the pointers themselves cannot be compared (the lead stays below 2^25: overflow).
+  logic signed [31:0] lead;
+  assign lead = scheduling - consumer;
 `ifdef TOFU2_CQ_FAULT_PASS_SCHEDULING
-  assign scheduled = !cfg_session || consumer <= scheduling;
+  assign scheduled = !cfg_session || lead >= 0;
 `else
-  assign scheduled = !cfg_session || consumer < scheduling;
+  assign scheduled = !cfg_session || lead > 0;
 `endif
   assign head_valid = slots_used != 0 && scheduled;
   assign waits = slots_used != 0 && !scheduled;
   assign head_handle = ring[slot(consumer)];
 
-  // A count's ring slot for the entries in use (cfg_entries need not be a power of two in a
-  // bench; the hardware's always is).
+  // A count's ring slot: the TOQ's sizes are powers of two (FACTS §4), so a mask, and the
+  // slots stay in order when the 32-bit counts wrap.
   function automatic logic [LOG2_ENTRIES-1:0] slot(input logic [31:0] count);
-    slot = LOG2_ENTRIES'(count % cfg_entries);
+    slot = LOG2_ENTRIES'(count & (cfg_entries - 1));
   endfunction
 
   logic [31:0] sched_next;

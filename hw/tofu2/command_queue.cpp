@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <ostream>
 #include <stdexcept>
+#include <string>
 
 namespace bcastsim::hw::tofu2 {
 
@@ -55,9 +56,16 @@ void command_queue::reset_pointers() {
 }
 
 void command_queue::cycle(const cq_cycle& c) {
+  // The engine asks to retire the head it saw before the edge; an ask without one is
+  // ignored, as the RTL ignores it. The SPS port is 4 bits wide.
+  if (c.sps_valid && c.sps > algorithms::toq_max_sps) {
+    throw std::invalid_argument("command_queue::cycle: SPS " + std::to_string(c.sps) +
+                                " does not fit 4 bits");
+  }
+  const bool may_retire = can_execute();
   if (c.enqueue) enqueue(c.descriptor);
   if (c.sps_valid) advance_scheduling(c.sps);
-  if (c.retire) retire();
+  if (c.retire && may_retire) retire();
 }
 
 cq_state command_queue::state() const {

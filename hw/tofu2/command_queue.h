@@ -37,7 +37,8 @@ inline constexpr uint64_t max_session_lead = (uint64_t{1} << 25) - 1;
 
 // One clock cycle of requests to a queue, applied in this order (the RTL twin applies them at
 // one clock edge): the host's enqueue (refused if the ring is full before it), an arriving
-// packet's SPS, and retiring the head (asked only while the head may run before the cycle).
+// packet's SPS (4 bits), and retiring the head that could run before the cycle (ignored if
+// none could).
 struct cq_cycle {
   bool enqueue = false;
   toq_descriptor descriptor;

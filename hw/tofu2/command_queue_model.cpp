@@ -6,12 +6,6 @@
 
 namespace bcastsim::hw::tofu2 {
 
-#ifdef BCASTSIM_WITH_VERILATOR
-std::unique_ptr<command_queue_port> make_command_queue_rtl(cq_model m, uint64_t entries,
-                                                           queue_mode mode,
-                                                           const std::string& vcd_path);
-#endif
-
 const char* to_string(cq_model m) {
   switch (m) {
     case cq_model::systemc:
@@ -55,9 +49,9 @@ std::unique_ptr<command_queue_port> make_command_queue(cq_model m, uint64_t entr
     throw std::invalid_argument(std::string("command queue model ") + to_string(m) +
                                 " needs a build with Verilator");
   }
-  if (entries == 0 || entries > rtl_max_toq_entries) {
-    throw std::invalid_argument("the RTL command queue holds 1 to " +
-                                std::to_string(rtl_max_toq_entries) + " entries, not " +
+  if (entries == 0 || entries > rtl_max_toq_entries || (entries & (entries - 1)) != 0) {
+    throw std::invalid_argument("the RTL command queue holds a power of two of entries up to " +
+                                std::to_string(rtl_max_toq_entries) + ", not " +
                                 std::to_string(entries));
   }
 #ifdef BCASTSIM_WITH_VERILATOR

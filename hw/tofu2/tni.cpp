@@ -69,6 +69,15 @@ uint32_t tni::open_queue(queue_mode mode) {
 }
 
 bool tni::enqueue(uint32_t queue, const toq_descriptor& d) {
+  // The header's fields are 4 bits (SPS) and a queue number below no_queue: a descriptor
+  // beyond them is the caller's bug, not a value to cut silently.
+  if (queue >= m_queues.size() || d.sps > algorithms::toq_max_sps ||
+      (d.remote_queue >= no_queue && d.remote_queue != algorithms::toq_no_queue)) {
+    throw std::invalid_argument(std::string(name()) + ": a descriptor for queue " +
+                                std::to_string(queue) + " with SPS " + std::to_string(d.sps) +
+                                " and remote queue " + std::to_string(d.remote_queue) +
+                                " does not fit the TOQ");
+  }
   if (!m_queues[queue]->enqueue(d)) {
     ++enqueue_refused;
     return false;
@@ -116,12 +125,16 @@ bool tni::pick_put(const sc_time& now) {
       put.msg.buf_offset = d.remote_offset;
       put.msg.collective_id = d.edata;
       put.msg.tag = d.remote_queue;
-      put.fields.queue = static_cast<uint8_t>(d.remote_queue);
+      put.fields.queue = d.remote_queue == algorithms::toq_no_queue
+                             ? no_queue
+                             : static_cast<uint8_t>(d.remote_queue);
       put.fields.sps = static_cast<uint8_t>(d.sps);
     }
     put.fields.tni = static_cast<uint8_t>(m_params.index);
     put.fields.put = static_cast<uint32_t>(m_next_put);
-    put.msg.seq = static_cast<uint32_t>(m_next_put);
+    // A host message keeps its MPI sequence number (the receiver matches by it); a queue's
+    // put is numbered in the TNI's issue order.
+    if (put.queue != no_queue) put.msg.seq = static_cast<uint32_t>(m_next_put);
     put.id = m_next_put++;
     put.frames = static_cast<uint32_t>(m_params.frames.frames(put.msg.bytes));
     put.next_frame = 0;

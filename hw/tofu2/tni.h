@@ -1,6 +1,7 @@
 // One Tofu2 network interface (TNI), an RDMA engine with its command queues, standing in
-// place of the host NIC of one terminal (the NIC interface, hw/nic/nic.h). A Tofu2 node has
-// four (FACTS §4); the family gives each its own terminal, so each injects at a link's rate.
+// place of the host NIC of one terminal (the NIC interface, hw/nic/nic.h). A Tofu (K) node
+// has four and a TofuD node six (FACTS §4); Tofu2's count is not published. Each TNI gets its
+// own terminal, so each injects at a link's rate.
 //
 // Code flow:
 //   host -> enqueue(queue, descriptor) -> the queue's TOQ (command_queue.h; refused when full)
@@ -18,6 +19,11 @@
 //
 // The put's fields travel in the packet's family header (put_fields); nothing outside the
 // Tofu2 family reads them.
+//
+// SPS releases "the next" descriptors, not named ones, so a session pipeline is right only if
+// a sender's puts complete at the receiver in the order they were sent: true on the torus,
+// whose dimension-order routing gives a flow one path and one VC sequence. Adaptive routing
+// could complete put k+1 first and release the forwarding of segment k before it is in.
 #pragma once
 
 #include "hw/nic/nic.h"
@@ -88,7 +94,9 @@ class tni final : public nic {
   // Command queues. open_queue returns the new queue's index; throws std::length_error when
   // all `queues` are open.
   uint32_t open_queue(queue_mode mode);
-  // The host writes one descriptor (remote_terminal set); false when the TOQ is full.
+  // The host writes one descriptor (remote_terminal set; remote_queue a queue number of the
+  // receiving TNI, or toq_no_queue); false when the TOQ is full. Throws std::invalid_argument
+  // for a queue not open, an SPS above 4 bits or a remote queue the header cannot carry.
   bool enqueue(uint32_t queue, const toq_descriptor& d);
   const command_queue& queue(uint32_t q) const { return *m_queues[q]; }
   uint32_t open_queues() const { return static_cast<uint32_t>(m_queues.size()); }

@@ -4,8 +4,8 @@
 // same state after it (cq_state, field by field) and the same head descriptor.
 //
 // Random stimulus, per cycle: an enqueue with probability enqueue_per_mille, an arriving
-// packet's SPS (0..15, small values likelier) with probability sps_per_mille, and retiring
-// the head, when the reference says it may run, with probability retire_per_mille. A small
+// packet's SPS (0..15, small values likelier) with probability sps_per_mille, and a request to
+// retire the head with probability retire_per_mille (ignored by both when none may run). A small
 // ring makes the host meet a full TOQ; sparse SPS makes the head wait in session mode.
 #pragma once
 
@@ -49,8 +49,7 @@ struct cq_lockstep_report {
 // Runs `options.cycles` random cycles, or up to the first divergence.
 cq_lockstep_report run_cq_lockstep(const cq_lockstep_options& options);
 
-// Runs a given list of cycles (a replay); a retire is passed on only while the reference's
-// head may run, as the engine would.
+// Runs a given list of cycles (a replay).
 cq_lockstep_report run_cq_lockstep(const std::vector<hw::tofu2::cq_cycle>& cycles,
                                    const cq_lockstep_options& options);
 

@@ -66,6 +66,8 @@ BOOST_AUTO_TEST_CASE(paper_four_rank_pipeline_by_hand) {
       BOOST_TEST(q.commands[s].local_offset == 500u * s);
       BOOST_TEST(q.commands[s].length == 500u);
       BOOST_TEST(q.commands[s].sps == sps[r]);
+      // Rank 3 forwards nothing: its puts release no queue.
+      BOOST_TEST(q.commands[s].remote_queue == (r == 2 ? toq_no_queue : 0u));
     }
     BOOST_TEST(plan.ranks[r + 1].puts_received == 2u);
   }
@@ -225,6 +227,17 @@ BOOST_AUTO_TEST_CASE(checker_catches_broken_plans) {
   twice.ranks[2].queues[0].commands.back().sps = 0;
   twice.ranks[1].queues[0].commands[1].sps = 2;
   BOOST_TEST(has_error(check_tofu2_plan(twice), "rank 3 receives bytes [0, 500) a second time"));
+
+  tofu2_plan misplaced = good;  // rank 3's segments written at each other's offsets
+  std::swap(misplaced.ranks[2].queues[0].commands[0].remote_offset,
+            misplaced.ranks[2].queues[0].commands[1].remote_offset);
+  BOOST_TEST(has_error(check_tofu2_plan(misplaced),
+                       "rank 2 queue 0 command 0: reads at 0 but "
+                       "writes at 500"));
+
+  tofu2_plan to_root = good;
+  to_root.ranks[2].queues[0].commands[0].remote_rank = 0;
+  BOOST_TEST(has_error(check_tofu2_plan(to_root), "sends bytes [0, 500) to the root"));
 
   tofu2_plan wide = good;
   wide.ranks[0].queues[0].commands[0].sps = 16;

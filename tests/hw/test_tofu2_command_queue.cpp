@@ -152,3 +152,23 @@ BOOST_AUTO_TEST_CASE(toq_sizes_are_the_hardwares) {
     BOOST_TEST(!hw::tofu2::valid_toq_entries(e));
   }
 }
+
+// The cycle interface (what the RTL twin shares): a retire asked for with no head able to run
+// before the cycle is ignored, even if the same cycle's enqueue and SPS would make one; an
+// SPS beyond the 4-bit port is the caller's bug.
+BOOST_AUTO_TEST_CASE(a_cycle_retires_only_a_head_that_could_run_before_it) {
+  command_queue q(16, queue_mode::session);
+  hw::tofu2::cq_cycle c;
+  c.enqueue = true;
+  c.sps_valid = true;
+  c.sps = 1;
+  c.retire = true;
+  q.cycle(c);
+  BOOST_TEST(q.consumer() == 0u);
+  BOOST_TEST(q.state().head_valid);
+  q.cycle(c);  // now the head could run: it retires, and the second descriptor is enqueued
+  BOOST_TEST(q.consumer() == 1u);
+  BOOST_TEST(q.producer() == 2u);
+  c.sps = 16;
+  BOOST_CHECK_THROW(q.cycle(c), std::invalid_argument);
+}

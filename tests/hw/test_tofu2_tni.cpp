@@ -16,8 +16,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 using namespace bcastsim;
@@ -177,7 +179,7 @@ BOOST_AUTO_TEST_CASE(a_full_toq_refuses_the_host) {
   BOOST_TEST(t.b->enqueue_refused.value == 1u);
   BOOST_TEST(t.b->queue(qb).enqueue_refused.value == 1u);
   const uint32_t qa = t.a->open_queue(queue_mode::normal);
-  t.a->enqueue(qa, put(1, hw::tofu2::no_queue, 0, 8, 0));
+  t.a->enqueue(qa, put(1, algorithms::toq_no_queue, 0, 8, 0));
   sc_core::sc_start();
   BOOST_TEST(t.ra.done.size() == 1u);
   BOOST_TEST(t.ra.done[0].at_ps == 300 * k_ns);  // its one frame handed to the link
@@ -197,8 +199,8 @@ BOOST_AUTO_TEST_CASE(the_vcd_shows_the_queue_pointers) {
   t.b->trace(w, "b");
   const uint32_t qa = t.a->open_queue(queue_mode::normal);
   const uint32_t qb = t.b->open_queue(queue_mode::session);
-  t.b->enqueue(qb, put(0, hw::tofu2::no_queue, 0, 100, 0));
-  t.b->enqueue(qb, put(0, hw::tofu2::no_queue, 100, 100, 0));
+  t.b->enqueue(qb, put(0, algorithms::toq_no_queue, 0, 100, 0));
+  t.b->enqueue(qb, put(0, algorithms::toq_no_queue, 100, 100, 0));
   t.a->enqueue(qa, put(1, qb, 0, 100, 1));
   t.a->enqueue(qa, put(1, qb, 100, 100, 1));
   sc_core::sc_start();
@@ -223,4 +225,48 @@ BOOST_AUTO_TEST_CASE(the_vcd_shows_the_queue_pointers) {
   BOOST_TEST(saw_two);
   // Kept to look at (GTKWave) when BCASTSIM_KEEP_TEST_DIRS is set, as the CLI tests do.
   if (std::getenv("BCASTSIM_KEEP_TEST_DIRS") == nullptr) std::remove((stem + ".vcd").c_str());
+}
+
+// Two queues with runnable heads and the host's own messages share the engine round robin,
+// one put each in turn; host messages keep their MPI sequence numbers and tags.
+BOOST_AUTO_TEST_CASE(queues_and_host_messages_take_turns) {
+  bench t;
+  const uint32_t q0 = t.a->open_queue(queue_mode::normal);
+  const uint32_t q1 = t.a->open_queue(queue_mode::normal);
+  for (uint64_t k = 0; k < 2; ++k) {
+    t.a->enqueue(q0, put(1, algorithms::toq_no_queue, k, 1, 0));
+    t.a->enqueue(q1, put(1, algorithms::toq_no_queue, 10 + k, 1, 0));
+    hw::message m;
+    m.dst = 1;
+    m.bytes = 1;
+    m.buf_offset = 20 + k;
+    m.tag = 7;
+    m.collective_id = 3;
+    m.seq = static_cast<uint32_t>(k);
+    t.a->send_message(m);
+  }
+  struct log final : hw::nic_client {
+    std::vector<std::pair<uint64_t, uint32_t>> got;  // (offset, seq)
+    void on_message(network::terminal_id, uint32_t, uint32_t, uint64_t offset, uint64_t,
+                    uint32_t seq) override {
+      got.emplace_back(offset, seq);
+    }
+  } rx;
+  t.b->set_client(&rx);
+  sc_core::sc_start();
+  std::vector<uint64_t> order;
+  for (const auto& [offset, seq] : rx.got) order.push_back(offset);
+  BOOST_TEST((order == std::vector<uint64_t>{0, 10, 20, 1, 11, 21}));
+  BOOST_TEST(rx.got[2].second == 0u);  // the host's first message, seq 0
+  BOOST_TEST(rx.got[5].second == 1u);
+}
+
+// A descriptor the TOQ header cannot carry is refused loudly, not cut to fit.
+BOOST_AUTO_TEST_CASE(a_descriptor_beyond_the_header_is_refused) {
+  bench t;
+  const uint32_t q = t.a->open_queue(queue_mode::normal);
+  BOOST_CHECK_THROW(t.a->enqueue(q, put(1, 0, 0, 8, 16)), std::invalid_argument);
+  BOOST_CHECK_THROW(t.a->enqueue(q, put(1, 255, 0, 8, 0)), std::invalid_argument);
+  BOOST_CHECK_THROW(t.a->enqueue(q + 1, put(1, 0, 0, 8, 0)), std::invalid_argument);
+  BOOST_TEST(t.a->enqueue(q, put(1, algorithms::toq_no_queue, 0, 8, 0)));
 }

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -108,4 +109,13 @@ BOOST_AUTO_TEST_CASE(a_relay_queue_replays_in_lock_step) {
   BOOST_TEST(text.str().find("scheduling") != std::string::npos);
   // Kept to look at (GTKWave) when BCASTSIM_KEEP_TEST_DIRS is set, as the CLI tests do.
   if (std::getenv("BCASTSIM_KEEP_TEST_DIRS") == nullptr) std::remove(vcd.c_str());
+}
+
+// The RTL holds the hardware's ring sizes only: powers of two up to its 2^11 entries.
+BOOST_AUTO_TEST_CASE(the_rtl_refuses_ring_sizes_it_cannot_hold) {
+  for (const uint64_t entries : {0ull, 3ull, 12ull, 4096ull}) {
+    BOOST_CHECK_THROW(hw::tofu2::make_command_queue(cq_model::rtl, entries, queue_mode::session),
+                      std::invalid_argument);
+  }
+  BOOST_TEST((hw::tofu2::make_command_queue(cq_model::rtl, 8, queue_mode::session) != nullptr));
 }
