@@ -20,6 +20,8 @@ module tofu2_cq #(
     // Configuration, constant while running.
     input logic        cfg_session,  // 1: session mode (SMCQ), 0: normal mode
     input logic [31:0] cfg_entries,  // ring entries in use: a power of two, up to 2^LOG2_ENTRIES
+    input logic [31:0] cfg_start,    // the count every pointer starts from (a bench sets it near
+                                     // 2^32 to see the counts wrap)
 
     // Host: one descriptor per edge.
     input  logic          enq_valid,
@@ -81,9 +83,9 @@ module tofu2_cq #(
 
   always_ff @(posedge clk) begin
     if (rst) begin
-      producer <= '0;
-      consumer <= '0;
-      scheduling <= '0;
+      producer <= cfg_start;
+      consumer <= cfg_start;
+      scheduling <= cfg_start;
       refused <= '0;
       overflow <= 1'b0;
     end else begin

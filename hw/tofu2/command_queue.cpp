@@ -14,7 +14,8 @@ bool valid_toq_entries(uint64_t entries) {
   return false;
 }
 
-command_queue::command_queue(uint64_t entries, queue_mode mode) : m_entries(entries), m_mode(mode) {
+command_queue::command_queue(uint64_t entries, queue_mode mode, uint64_t start)
+    : m_entries(entries), m_mode(mode), m_producer(start), m_consumer(start), m_scheduling(start) {
   if (entries == 0) throw std::invalid_argument("a TOQ needs at least one entry");
 }
 

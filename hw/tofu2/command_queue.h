@@ -76,7 +76,9 @@ class command_queue_port {
 
 class command_queue final : public command_queue_port {
  public:
-  command_queue(uint64_t entries, queue_mode mode);
+  // `start`: the count every pointer starts from (0 in the TNI; a bench starts near 2^32 to
+  // compare with the RTL, whose 32-bit counts wrap there).
+  command_queue(uint64_t entries, queue_mode mode, uint64_t start = 0);
 
   queue_mode mode() const { return m_mode; }
   uint64_t entries() const { return m_entries; }

@@ -42,9 +42,9 @@ bool cq_model_available(cq_model m) {
 }
 
 std::unique_ptr<command_queue_port> make_command_queue(cq_model m, uint64_t entries,
-                                                       queue_mode mode,
-                                                       const std::string& vcd_path) {
-  if (m == cq_model::systemc) return std::make_unique<command_queue>(entries, mode);
+                                                       queue_mode mode, const std::string& vcd_path,
+                                                       uint64_t start) {
+  if (m == cq_model::systemc) return std::make_unique<command_queue>(entries, mode, start);
   if (!cq_model_available(m)) {
     throw std::invalid_argument(std::string("command queue model ") + to_string(m) +
                                 " needs a build with Verilator");
@@ -55,9 +55,10 @@ std::unique_ptr<command_queue_port> make_command_queue(cq_model m, uint64_t entr
                                 std::to_string(entries));
   }
 #ifdef BCASTSIM_WITH_VERILATOR
-  return make_command_queue_rtl(m, entries, mode, vcd_path);
+  return make_command_queue_rtl(m, entries, mode, vcd_path, start);
 #else
   (void)vcd_path;
+  (void)start;
   return nullptr;
 #endif
 }

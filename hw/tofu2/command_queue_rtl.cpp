@@ -15,12 +15,14 @@ namespace {
 template <class Core>
 class command_queue_rtl final : public command_queue_port {
  public:
-  command_queue_rtl(uint64_t entries, queue_mode mode, const std::string& vcd_path) {
+  command_queue_rtl(uint64_t entries, queue_mode mode, const std::string& vcd_path,
+                    uint64_t start) {
     Verilated::traceEverOn(true);
     m_core = std::make_unique<Core>(&m_ctx, "cq");
     Core& c = *m_core;
     c.cfg_session = mode == queue_mode::session;
     c.cfg_entries = static_cast<uint32_t>(entries);
+    c.cfg_start = static_cast<uint32_t>(start);
     if (!vcd_path.empty()) {
       m_vcd = std::make_unique<VerilatedVcdC>();
       c.trace(m_vcd.get(), 99);
@@ -106,11 +108,13 @@ class command_queue_rtl final : public command_queue_port {
 
 std::unique_ptr<command_queue_port> make_command_queue_rtl(cq_model m, uint64_t entries,
                                                            queue_mode mode,
-                                                           const std::string& vcd_path) {
+                                                           const std::string& vcd_path,
+                                                           uint64_t start) {
   if (m == cq_model::rtl_fault_pass_scheduling) {
-    return std::make_unique<command_queue_rtl<Vtofu2_cq_pass_scheduling>>(entries, mode, vcd_path);
+    return std::make_unique<command_queue_rtl<Vtofu2_cq_pass_scheduling>>(entries, mode, vcd_path,
+                                                                          start);
   }
-  return std::make_unique<command_queue_rtl<Vtofu2_cq>>(entries, mode, vcd_path);
+  return std::make_unique<command_queue_rtl<Vtofu2_cq>>(entries, mode, vcd_path, start);
 }
 
 }  // namespace bcastsim::hw::tofu2

@@ -30,14 +30,18 @@ inline constexpr uint64_t rtl_max_toq_entries = 2048;
 // Throws std::invalid_argument for an RTL model without Verilator, or entries the RTL cannot
 // hold (a power of two up to rtl_max_toq_entries, as the hardware's TOQ sizes are).
 // `vcd_path`: the RTL writes its own Verilator VCD there (empty: none).
+// `start`: the count the pointers start from (command_queue's constructor; the RTL keeps its
+// low 32 bits).
 std::unique_ptr<command_queue_port> make_command_queue(cq_model m, uint64_t entries,
                                                        queue_mode mode,
-                                                       const std::string& vcd_path = "");
+                                                       const std::string& vcd_path = "",
+                                                       uint64_t start = 0);
 
 // The RTL models (command_queue_rtl.cpp, built only with Verilator); make_command_queue is
 // the way in.
 std::unique_ptr<command_queue_port> make_command_queue_rtl(cq_model m, uint64_t entries,
                                                            queue_mode mode,
-                                                           const std::string& vcd_path);
+                                                           const std::string& vcd_path,
+                                                           uint64_t start);
 
 }  // namespace bcastsim::hw::tofu2

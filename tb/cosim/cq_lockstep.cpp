@@ -17,8 +17,8 @@ class lockstep {
  public:
   explicit lockstep(const cq_lockstep_options& o)
       : m_options(o),
-        m_ref(o.entries, o.mode),
-        m_dut(hw::tofu2::make_command_queue(o.dut, o.entries, o.mode, o.vcd_path)) {}
+        m_ref(o.entries, o.mode, o.start_count),
+        m_dut(hw::tofu2::make_command_queue(o.dut, o.entries, o.mode, o.vcd_path, o.start_count)) {}
 
   // One cycle; false at a divergence (the report says which).
   bool step(cq_cycle c) {

@@ -23,6 +23,7 @@ struct cq_lockstep_options {
   hw::tofu2::queue_mode mode = hw::tofu2::queue_mode::session;
   uint64_t cycles = 20000;
   uint64_t seed = 1;
+  uint64_t start_count = 0;  // where the pointers start (near 2^32: the RTL's counts wrap)
   uint32_t enqueue_per_mille = 600;
   uint32_t sps_per_mille = 250;
   uint32_t retire_per_mille = 700;

@@ -119,3 +119,17 @@ BOOST_AUTO_TEST_CASE(the_rtl_refuses_ring_sizes_it_cannot_hold) {
   }
   BOOST_TEST((hw::tofu2::make_command_queue(cq_model::rtl, 8, queue_mode::session) != nullptr));
 }
+
+// The RTL's pointers are 32-bit counts: starting 1,000 below 2^32, they wrap within the run
+// and the queue must go on as the twin's 64-bit counts do (the scheduling lead is a distance,
+// the slot a mask).
+BOOST_AUTO_TEST_CASE(the_rtl_pointers_wrap_at_two_to_the_32) {
+  for (const queue_mode mode : {queue_mode::session, queue_mode::normal}) {
+    cq_lockstep_options o;
+    o.mode = mode;
+    o.start_count = (uint64_t{1} << 32) - 1000;
+    const cq_lockstep_report r = run_cq_lockstep(o);
+    BOOST_TEST(r.ok, r.divergence);
+    BOOST_TEST(r.coverage.retires > 1000u);  // the consumer passed 2^32 too
+  }
+}
