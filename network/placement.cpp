@@ -1,5 +1,6 @@
 #include "network/placement.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -34,62 +35,78 @@ std::string str(uint64_t v) {
   return std::to_string(v);
 }
 
+// The terminals a rank may sit on, in order: all, or the first per_router of every router.
+std::vector<terminal_id> candidates(const topology& topo, uint32_t per_router) {
+  std::vector<terminal_id> out;
+  std::vector<uint32_t> seen(topo.num_routers(), 0);
+  for (terminal_id t = 0; t < topo.num_terminals(); ++t) {
+    if (per_router == 0 || seen[topo.router_of(t)]++ < per_router) out.push_back(t);
+  }
+  return out;
+}
+
 }  // namespace
 
 placement::placement(const topology& topo, const placement_params& params) {
-  const uint32_t n = topo.num_terminals();
+  const std::vector<terminal_id> pool = candidates(topo, params.per_router);
+  const auto n = static_cast<uint32_t>(pool.size());
+  // Names the terminals counted: with job.ranks_per_node only some of them hold ranks.
+  const std::string what = params.per_router == 0
+                               ? " terminals"
+                               : " terminals in the first " + str(params.per_router) +
+                                     " of every node (job.ranks_per_node)";
   const uint32_t ranks = params.ranks;
   switch (params.kind) {
     case placement_kind::all: {
       if (ranks != 0 && ranks != n) {
         throw std::invalid_argument(
             "job.ranks = " + str(ranks) + " does not fit placement 'all', which puts a rank on " +
-            "every terminal: job.ranks must be 0 or " + str(n) + " (the network's terminals)");
+            "every terminal: job.ranks must be 0 or " + str(n) + " (the network's" + what + ")");
       }
-      m_terminal.resize(n);
-      for (terminal_id t = 0; t < n; ++t) m_terminal[t] = t;
+      m_terminal = pool;
       break;
     }
     case placement_kind::contiguous: {
       const uint32_t first = params.first_terminal;
-      if (first >= n) {
-        throw std::invalid_argument("job.first_terminal = " + str(first) +
-                                    " is out of range: the network has " + str(n) +
-                                    " terminals, so it must be in [0, " + str(n - 1) + "]");
+      if (first >= topo.num_terminals()) {
+        throw std::invalid_argument(
+            "job.first_terminal = " + str(first) + " is out of range: the network has " +
+            str(topo.num_terminals()) + " terminals, so it must be in [0, " +
+            str(topo.num_terminals() - 1) + "]");
       }
-      const uint32_t room = n - first;
-      if (ranks > room) {
+      const auto from =
+          static_cast<uint32_t>(std::lower_bound(pool.begin(), pool.end(), first) - pool.begin());
+      const uint32_t room = n - from;
+      if (ranks > room || room == 0) {
         throw std::invalid_argument(
             "job.ranks = " + str(ranks) + " does not fit from job.first_terminal = " + str(first) +
-            ": the network has " + str(n) + " terminals, so job.ranks must be in [1, " + str(room) +
+            ": the network has " + str(n) + what + ", so job.ranks must be in [1, " + str(room) +
             "] (or 0 for all of them)");
       }
       const uint32_t count = ranks == 0 ? room : ranks;
-      m_terminal.resize(count);
-      for (uint32_t i = 0; i < count; ++i) m_terminal[i] = first + i;
+      m_terminal.assign(pool.begin() + from, pool.begin() + from + count);
       break;
     }
     case placement_kind::random: {
       if (ranks > n) {
         throw std::invalid_argument(
-            "job.ranks = " + str(ranks) + " is out of range: the network has " + str(n) +
-            " terminals, so job.ranks must be in [1, " + str(n) + "] (or 0 for all of them)");
+            "job.ranks = " + str(ranks) + " is out of range: the network has " + str(n) + what +
+            ", so job.ranks must be in [1, " + str(n) + "] (or 0 for all of them)");
       }
       const uint32_t count = ranks == 0 ? n : ranks;
       // Our own partial Fisher-Yates: std::shuffle is not the same on every library.
-      std::vector<terminal_id> pool(n);
-      for (terminal_id t = 0; t < n; ++t) pool[t] = t;
+      std::vector<terminal_id> drawn = pool;
       rng draw(params.seed);
       for (uint32_t i = 0; i < count; ++i) {
         const uint64_t j = i + draw.below(n - i);
-        std::swap(pool[i], pool[j]);
+        std::swap(drawn[i], drawn[j]);
       }
-      pool.resize(count);
-      m_terminal = std::move(pool);
+      drawn.resize(count);
+      m_terminal = std::move(drawn);
       break;
     }
   }
-  m_rank.assign(n, invalid_id);
+  m_rank.assign(topo.num_terminals(), invalid_id);
   for (uint32_t r = 0; r < m_terminal.size(); ++r) m_rank[m_terminal[r]] = r;
 }
 

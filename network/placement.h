@@ -37,6 +37,9 @@ struct placement_params {
   uint32_t ranks = 0;           // 0 = every terminal
   uint32_t first_terminal = 0;  // contiguous only
   uint64_t seed = 1;            // random only
+  // Ranks only on the first k terminals of every router (node), 0 = on all of them: one
+  // process per node, with the node's other NICs free for it (Tofu2's TNIs).
+  uint32_t per_router = 0;
 };
 
 // rank -> terminal and back. Throws std::invalid_argument (message names job.ranks or

@@ -127,6 +127,33 @@ BOOST_AUTO_TEST_CASE(placement_random_covers_all_terminals_over_seeds) {
   for (terminal_id t = 0; t < 72; ++t) BOOST_TEST(hits[t] > 0u);
 }
 
+// dragonfly(9,4,2,2): 2 terminals per router, so ranks_per_node 1 takes the even terminals.
+BOOST_AUTO_TEST_CASE(placement_ranks_per_node_keeps_the_first_terminals_of_each_router) {
+  const dragonfly& df = network72();
+  placement_params all{placement_kind::all, 0, 0, 1, 1};
+  const placement one(df, all);
+  BOOST_TEST(one.num_ranks() == df.num_routers());
+  for (uint32_t r = 0; r < one.num_ranks(); ++r) BOOST_TEST(one.terminal_of(r) == 2 * r);
+  check_consistent(one);
+  all.per_router = 2;  // every terminal: the same as 0
+  BOOST_TEST(placement(df, all).num_ranks() == df.num_terminals());
+
+  const placement from(df, {placement_kind::contiguous, 3, 5, 1, 1});
+  BOOST_TEST(from.num_ranks() == 3u);
+  BOOST_TEST(from.terminal_of(0) == 6u);  // the first candidate at or after terminal 5
+  BOOST_TEST(from.terminal_of(2) == 10u);
+
+  const placement drawn(df, {placement_kind::random, 20, 0, 7, 1});
+  check_consistent(drawn);
+  for (uint32_t r = 0; r < drawn.num_ranks(); ++r) BOOST_TEST(drawn.terminal_of(r) % 2 == 0u);
+
+  const std::string too_many = error_of({placement_kind::random, 37, 0, 1, 1});
+  BOOST_TEST(contains(too_many, "job.ranks = 37"));
+  BOOST_TEST(contains(too_many, "job.ranks_per_node"));
+  BOOST_TEST(contains(too_many, "[1, 36]"));
+  BOOST_TEST(contains(error_of({placement_kind::all, 72, 0, 1, 1}), "must be 0 or 36"));
+}
+
 BOOST_AUTO_TEST_CASE(placement_kind_names) {
   BOOST_TEST(std::string(to_string(placement_kind::all)) == "all");
   BOOST_TEST(std::string(to_string(placement_kind::contiguous)) == "contiguous");
