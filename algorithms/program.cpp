@@ -1,5 +1,6 @@
 #include "algorithms/program.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -20,8 +21,10 @@ struct built {
   std::vector<uint32_t> members;  // job ranks
   std::vector<component> parts;
   uint64_t buffer_bytes = 0;
-  std::vector<byte_span> own;  // [member]
-  std::vector<uint32_t> receives;  // [member]: receive ops
+  std::vector<byte_span> own;            // [member]
+  std::vector<uint32_t> receives;        // [member]: receive ops (and hardware deliveries)
+  std::vector<uint32_t> setup_receives;  // [member]: of them, set-up ones (first repetition)
+  uint64_t setup_messages = 0;           // matched set-up sends (first repetition only)
   uint64_t messages = 0;
 };
 
@@ -50,10 +53,11 @@ std::vector<uint32_t> members_of(const collective_spec& spec, uint32_t job_ranks
 }
 
 schedule make_part(const algorithm_info& algo, const network::topology& topo,
-                   const network::placement& sub, uint32_t root, uint64_t bytes,
-                   ragasa_relay relay, const std::string& key, uint64_t& messages) {
+                   const network::placement& sub, uint32_t root, uint64_t bytes, ragasa_relay relay,
+                   const tofu2_options& tofu2, const std::string& key, uint64_t& messages) {
   collective_request req;
   req.relay = relay;
+  req.tofu2 = tofu2;
   req.topo = &topo;
   req.place = &sub;
   req.num_ranks = sub.num_ranks();
@@ -84,7 +88,8 @@ void check_ops(uint64_t ops, const std::string& key) {
 }
 
 built build(const collective_spec& spec, const network::topology& topo,
-            const network::placement& place, ragasa_relay relay, const std::string& key) {
+            const network::placement& place, ragasa_relay relay, const tofu2_options& tofu2,
+            const std::string& key) {
   built b;
   try {
     b.algo = &find_algorithm(spec.algorithm);
@@ -98,7 +103,7 @@ built build(const collective_spec& spec, const network::topology& topo,
   const network::placement sub(topo, std::move(terminals));
   if (b.algo->kind == collective_kind::allgather) {
     component c;
-    c.sched = make_part(*b.algo, topo, sub, 0, spec.bytes, relay, key, b.messages);
+    c.sched = make_part(*b.algo, topo, sub, 0, spec.bytes, relay, tofu2, key, b.messages);
     b.buffer_bytes = c.sched.bytes;
     b.own = c.sched.own;
     b.parts.push_back(std::move(c));
@@ -107,7 +112,7 @@ built build(const collective_spec& spec, const network::topology& topo,
     b.buffer_bytes = spec.bytes * m;
     for (uint32_t r = 0; r < m; ++r) {
       component c;
-      c.sched = make_part(*b.algo, topo, sub, r, spec.bytes, relay, key, b.messages);
+      c.sched = make_part(*b.algo, topo, sub, r, spec.bytes, relay, tofu2, key, b.messages);
       // Refused before the other roots' schedules are built, not after.
       if (r == 0) check_ops(c.sched.total_ops() * m * spec.repeat, key);
       c.shift = spec.bytes * r;
@@ -122,17 +127,21 @@ built build(const collective_spec& spec, const network::topology& topo,
                                              "; allowed: 0 .. " + std::to_string(m - 1));
     }
     component c;
-    c.sched = make_part(*b.algo, topo, sub, spec.root, spec.bytes, relay, key, b.messages);
+    c.sched = make_part(*b.algo, topo, sub, spec.root, spec.bytes, relay, tofu2, key, b.messages);
     b.buffer_bytes = spec.bytes;
     for (uint32_t r = 0; r < m; ++r) b.own.push_back(c.sched.held_before(r));
     b.parts.push_back(std::move(c));
   }
   b.receives.assign(m, 0);
+  b.setup_receives.assign(m, 0);
   for (const component& c : b.parts) {
     for (uint32_t j = 0; j < m; ++j) {
       for (const op& o : c.sched.ranks[j].ops) {
         if (o.kind == op_kind::recv) ++b.receives[j];
+        if (o.kind == op_kind::recv && o.setup) ++b.setup_receives[j];
+        if (o.kind == op_kind::send && o.setup) ++b.setup_messages;
       }
+      if (!c.sched.hardware_receives.empty()) b.receives[j] += c.sched.hardware_receives[j];
     }
   }
   return b;
@@ -159,10 +168,19 @@ class composer {
       if (entry.size() > 1) entry = {prog.add(make_join(), entry)};
       std::vector<uint32_t> sinks;
       uint32_t context = m_context;
-      for (const component& c : b.parts)
-        append(prog, c, static_cast<uint32_t>(j), b.members, context++, entry, sinks);
+      const auto first_op = static_cast<uint32_t>(prog.ops.size());
+      for (const component& c : b.parts) {
+        append(prog, c, static_cast<uint32_t>(j), b.members, context++, entry, sinks, repetition,
+               spec.repeat);
+      }
       if (spec.compute_ns > 0 && spec.mode == host_mode::overlap) {
-        sinks.push_back(prog.add(make_compute(spec.compute_ns), entry));
+        // A persistent collective computes between MPI_Start and MPI_Wait, not during its
+        // MPI_*_init: the computation waits for the start call.
+        std::vector<uint32_t> from = entry;
+        for (uint32_t k = first_op; k < prog.ops.size(); ++k) {
+          if (prog.ops[k].kind == op_kind::offload_start) from = {k};
+        }
+        sinks.push_back(prog.add(make_compute(spec.compute_ns), from));
       }
       int64_t done = -1;
       if (sinks.size() == 1) done = sinks.front();
@@ -181,30 +199,77 @@ class composer {
   int64_t done(uint32_t rank) const { return m_done[rank]; }
 
  private:
+  // A persistent collective is initialised once and freed once: offload_init belongs to the
+  // first repetition, offload_free to the last.
+  static bool kept(const op& o, uint32_t repetition, uint32_t repetitions) {
+    if (o.kind == op_kind::offload_init || o.setup) return repetition == 0;
+    if (o.kind == op_kind::offload_free) return repetition + 1 == repetitions;
+    return true;
+  }
+
   // Rank j's ops of component c, with job ranks, its context, its buffer shift, and its
-  // first ops waiting for `entry`; its ops nothing depends on go to `sinks`.
+  // first ops waiting for `entry`; its ops nothing depends on go to `sinks`. An op this
+  // repetition leaves out (kept()) passes its own dependencies on to its dependents.
   static void append(rank_program& prog, const component& c, uint32_t j,
                      const std::vector<uint32_t>& members, uint32_t context,
-                     const std::vector<uint32_t>& entry, std::vector<uint32_t>& sinks) {
+                     const std::vector<uint32_t>& entry, std::vector<uint32_t>& sinks,
+                     uint32_t repetition, uint32_t repetitions) {
+    constexpr uint32_t left_out = UINT32_MAX;
     const std::vector<op>& ops = c.sched.ranks[j].ops;
-    const auto base = static_cast<uint32_t>(prog.ops.size());
+    std::vector<uint32_t> at(ops.size(), left_out);  // [op]: its index in the rank's program
+    // The left-out ops (at most an init and a free) and what stands in for each.
+    std::vector<std::pair<uint32_t, std::vector<uint32_t>>> out;
+    const auto add_stand_ins = [&](uint32_t d, std::vector<uint32_t>& to) {
+      if (at[d] != left_out) {
+        to.push_back(at[d]);
+        return;
+      }
+      for (const auto& [k, v] : out) {
+        if (k != d) continue;
+        for (const uint32_t x : v) {
+          if (std::find(to.begin(), to.end(), x) == to.end()) to.push_back(x);
+        }
+      }
+    };
     std::vector<bool> depended(ops.size(), false);
-    for (const op& o : ops) {
+    for (uint32_t i = 0; i < ops.size(); ++i) {
+      const op& o = ops[i];
+      std::vector<uint32_t> deps;
+      for (const uint32_t d : o.deps) {
+        depended[d] = true;
+        add_stand_ins(d, deps);
+      }
+      if (o.deps.empty()) deps = entry;
+      if (!kept(o, repetition, repetitions)) {
+        out.emplace_back(i, std::move(deps));
+        continue;
+      }
       op n = o;
       n.context = context;
-      if (n.kind == op_kind::send || n.kind == op_kind::recv || n.kind == op_kind::offload_bcast)
+      if (n.kind == op_kind::send || n.kind == op_kind::recv || n.kind == op_kind::offload_bcast ||
+          is_offload_call(n.kind))
         n.peer = members[o.peer];
       if (n.kind == op_kind::send || n.kind == op_kind::recv || n.kind == op_kind::offload_bcast)
         n.offset += c.shift;
-      for (uint32_t& d : n.deps) {
-        depended[d] = true;
-        d += base;
-      }
-      if (o.deps.empty()) n.deps = entry;
+      n.deps = std::move(deps);
+      at[i] = static_cast<uint32_t>(prog.ops.size());
       prog.ops.push_back(std::move(n));
     }
     for (uint32_t i = 0; i < ops.size(); ++i) {
-      if (!depended[i]) sinks.push_back(base + i);
+      if (depended[i]) continue;
+      if (at[i] != left_out) {
+        sinks.push_back(at[i]);
+        continue;
+      }
+      // Nothing waits for a left-out op: what it waited for ends the component (not what the
+      // component's entry is, which belongs to what came before).
+      std::vector<uint32_t> ends;
+      add_stand_ins(i, ends);
+      for (const uint32_t x : ends) {
+        if (std::find(entry.begin(), entry.end(), x) == entry.end() &&
+            std::find(sinks.begin(), sinks.end(), x) == sinks.end())
+          sinks.push_back(x);
+      }
     }
   }
 
@@ -216,8 +281,8 @@ class composer {
 }  // namespace
 
 program make_program(const std::vector<collective_spec>& specs, const network::topology& topo,
-                     const network::placement& place,
-                     const std::vector<std::string>& key_prefixes, ragasa_relay relay) {
+                     const network::placement& place, const std::vector<std::string>& key_prefixes,
+                     ragasa_relay relay, const tofu2_options& tofu2) {
   program p;
   const uint32_t n = place.num_ranks();
   p.sched = schedule(n);
@@ -228,7 +293,7 @@ program make_program(const std::vector<collective_spec>& specs, const network::t
   for (size_t i = 0; i < specs.size(); ++i) {
     const collective_spec& spec = specs[i];
     const std::string& key = key_prefixes[i];
-    const built b = build(spec, topo, place, relay, key);
+    const built b = build(spec, topo, place, relay, tofu2, key);
     for (const component& c : b.parts) total_ops += c.sched.total_ops() * spec.repeat;
     // One component once is the schedule a run always had (sized by the job, as the memory
     // estimate counts it); the cap bounds what repetitions, roots and lists multiply.
@@ -247,15 +312,18 @@ program make_program(const std::vector<collective_spec>& specs, const network::t
       inst.buffer_bytes = b.buffer_bytes;
       inst.own = b.own;
       inst.receives = b.receives;
+      if (k > 0) {  // the set-up messages came with the first repetition
+        for (size_t j = 0; j < inst.receives.size(); ++j) inst.receives[j] -= b.setup_receives[j];
+      }
       inst.contract = b.algo->contract;
-      inst.messages = b.messages;
+      inst.messages = k > 0 ? b.messages - b.setup_messages : b.messages;
       inst.first_context = comp.next_context();
       inst.contexts = static_cast<uint32_t>(b.parts.size());
       for (uint32_t c = 0; c < inst.contexts; ++c)
         p.context_instance.push_back(static_cast<uint32_t>(p.instances.size()));
       comp.add(b, spec, k, wait_for);
       for (uint32_t rank : b.members) wait_for[rank] = comp.done(rank);
-      p.messages += b.messages;
+      p.messages += inst.messages;
       p.instances.push_back(std::move(inst));
     }
     done_of[i] = wait_for;

@@ -56,9 +56,9 @@ struct instance_info {
   const algorithm_info* algorithm = nullptr;
   std::vector<uint32_t> ranks;  // job ranks, communicator order
   bool all_roots = false;
-  uint32_t root = 0;           // job rank; a broadcast with one root
-  uint64_t buffer_bytes = 0;   // what every member holds at the end
-  std::vector<byte_span> own;  // [member]: held before
+  uint32_t root = 0;               // job rank; a broadcast with one root
+  uint64_t buffer_bytes = 0;       // what every member holds at the end
+  std::vector<byte_span> own;      // [member]: held before
   std::vector<uint32_t> receives;  // [member]: its part's receives (of zero bytes, maybe)
   delivery contract = delivery::exactly_once;
   uint64_t messages = 0;       // matched send/recv pairs
@@ -98,8 +98,9 @@ struct program_error : std::invalid_argument {
 // (bad rank, root outside the communicator, an algorithm refusing the communicator), and
 // std::logic_error naming the algorithm when a component fails verification. `relay`: how
 // Ragasa's broadcasts relay (ragasa.relay), which shapes their hosts' part.
+// `tofu2`: how Tofu2's broadcasts run (tofu2.*).
 program make_program(const std::vector<collective_spec>& specs, const network::topology& topo,
                      const network::placement& place, const std::vector<std::string>& key_prefixes,
-                     ragasa_relay relay = ragasa_relay::unit);
+                     ragasa_relay relay = ragasa_relay::unit, const tofu2_options& tofu2 = {});
 
 }  // namespace bcastsim::algorithms

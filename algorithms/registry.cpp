@@ -89,6 +89,25 @@ std::vector<algorithm_info> build_registry() {
                  },
                  delivery::exactly_once,
                  "ragasa"});
+  // Tofu2's pipelined broadcasts (algorithms/tofu2_bcast.h), persistent and offloaded to the
+  // TNIs' command queues or progressed by the hosts (tofu2.mode).
+  for (const tofu2_algorithm a :
+       {tofu2_algorithm::pipeline, tofu2_algorithm::trinary, tofu2_algorithm::trinaryx3}) {
+    static const char* const what[] = {
+        "one pipeline path through the ranks in snake order over the torus",
+        "three pipeline paths from the root (the paper's Trinary)",
+        "the buffer in three fragments, each a Trinary broadcast on its own TNI along its own "
+        "snake (the paper's Trinaryx3)"};
+    all.push_back({to_string(a),
+                   {},
+                   std::string("Tofu2 pipelined broadcast (Morie et al.): ") +
+                       what[static_cast<int>(a)] +
+                       "; tofu2.mode offload: MPI-4 persistent, the TNIs' session-mode command "
+                       "queues forward each segment as it arrives; host: the hosts progress it",
+                   [a](const collective_request& req) { return tofu2_bcast(a, req); },
+                   delivery::hardware,
+                   "tofu2"});
+  }
   // Allgathers: the request's bytes are per rank (registry.h). Each delivers every block a
   // rank lacks exactly once and never its own block (ring: each block travels once around
   // the ring; recursive doubling: disjoint partner subtrees; Bruck: tmp blocks 1 ... p - 1
@@ -199,6 +218,19 @@ const algorithm_info& find_algorithm(const std::string& name) {
   }
   throw std::invalid_argument("collective.algorithm = '" + name +
                               "' is not known; allowed: " + allowed);
+}
+
+schedule tofu2_bcast(tofu2_algorithm a, const collective_request& req) {
+  if (!req.topo || !req.place)
+    throw std::invalid_argument(std::string(to_string(a)) + " needs the topology");
+  const tofu2_plan plan =
+      make_tofu2_plan(a, *req.topo, *req.place, req.root, req.bytes, req.tofu2.segments);
+  const tofu2_check_result check = check_tofu2_plan(plan);
+  if (!check.ok) {
+    throw std::logic_error(std::string(to_string(a)) +
+                           " made a broken plan: " + check.errors.front());
+  }
+  return tofu2_schedule(plan, req.tofu2);
 }
 
 }  // namespace bcastsim::algorithms

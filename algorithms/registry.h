@@ -4,6 +4,7 @@
 
 #include "algorithms/ragasa_tree.h"
 #include "algorithms/schedule.h"
+#include "algorithms/tofu2_bcast.h"
 #include "algorithms/verify.h"
 #include "network/placement.h"
 #include "network/topology.h"
@@ -23,6 +24,8 @@ struct collective_request {
   // Ragasa: units chain to units (the hosts see one offload and receives from the root), or
   // nodes relay (the relays' hosts receive, then offload again); needs topo and place.
   ragasa_relay relay = ragasa_relay::unit;
+  // Tofu2: persistent offload or host-progressed, and segments; needs topo and place.
+  tofu2_options tofu2{};
 };
 
 using factory = std::function<schedule(const collective_request&)>;
@@ -65,5 +68,9 @@ schedule ragasa_bcast(uint32_t num_ranks, uint32_t root, uint64_t bytes);
 // the relay whose unit sends to it, and a relay with children offloads the buffer again.
 schedule ragasa_relay_bcast(const network::topology& topo, const network::placement& place,
                             uint32_t root, uint64_t bytes);
+
+// A Tofu2 broadcast (algorithms/tofu2_bcast.h): the plan, checked, then the hosts' schedule
+// for req.tofu2. Throws std::invalid_argument for a bad segment count or a missing topology.
+schedule tofu2_bcast(tofu2_algorithm a, const collective_request& req);
 
 }  // namespace bcastsim::algorithms

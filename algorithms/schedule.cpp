@@ -18,6 +18,14 @@ const char* to_string(op_kind k) {
       return "join";
     case op_kind::wait_until:
       return "wait_until";
+    case op_kind::offload_init:
+      return "offload_init";
+    case op_kind::offload_start:
+      return "offload_start";
+    case op_kind::offload_wait:
+      return "offload_wait";
+    case op_kind::offload_free:
+      return "offload_free";
   }
   return "unknown";
 }
@@ -75,6 +83,13 @@ op make_offload_bcast(uint32_t self, uint64_t offset, uint64_t bytes, uint32_t t
   o.offset = offset;
   o.bytes = bytes;
   o.tag = tag;
+  return o;
+}
+
+op make_offload_call(op_kind kind, uint32_t self) {
+  op o;
+  o.kind = kind;
+  o.peer = self;
   return o;
 }
 

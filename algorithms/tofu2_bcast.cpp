@@ -216,7 +216,9 @@ schedule tofu2_host_schedule(const tofu2_plan& plan) {
       const size_t fan = plan.children[f][r].size();
       if (r == plan.root) {
         for (const toq_descriptor& d : puts) {
-          prog.add(make_send(d.remote_rank, d.local_offset, d.length, f), {});
+          op send = make_send(d.remote_rank, d.local_offset, d.length, f);
+          send.lane = static_cast<uint8_t>(f);  // on TNI f, as the offload's fragment f
+          prog.add(send, {});
         }
         continue;
       }
@@ -229,7 +231,9 @@ schedule tofu2_host_schedule(const tofu2_plan& plan) {
         const uint32_t recv = prog.add(make_recv(parent, in.remote_offset, in.length, f), {});
         for (size_t i = k * fan; i < (k + 1) * fan; ++i) {
           const toq_descriptor& d = puts[i];
-          prog.add(make_send(d.remote_rank, d.local_offset, d.length, f), {recv});
+          op send = make_send(d.remote_rank, d.local_offset, d.length, f);
+          send.lane = static_cast<uint8_t>(f);
+          prog.add(send, {recv});
         }
         ++k;
       }

@@ -142,6 +142,28 @@ tofu2_plan make_tofu2_plan(tofu2_algorithm a, const network::topology& topo,
 // send, every arrival a recv, and a rank's sends of a segment depend on its recv of it.
 schedule tofu2_host_schedule(const tofu2_plan& plan);
 
+// How the scenario runs the Tofu2 broadcasts (the tofu2.* keys; tb/tofu2/family).
+struct tofu2_options {
+  bool offload = true;                  // tofu2.mode: offload (persistent) or host
+  uint32_t segments = 4;                // tofu2.segments, per fragment
+  double build_ns_per_descriptor = 50;  // generating one descriptor (host mode: every call)
+};
+
+// Tags of the set-up messages (the plan's own use tag = fragment, below 3).
+inline constexpr uint32_t tofu2_address_tag = 100;  // + fragment: a child's buffer address
+inline constexpr uint32_t tofu2_ready_tag = 200;    // a rank's readiness, to the root
+
+// The schedule a rank's host runs for the plan.
+//   offload  the MPI-4 persistent calls: each child sends its parent its buffer address (one
+//            0-byte message per fragment, set-up); offload_init once the children's are in;
+//            every non-root reports ready to the root (0-byte, set-up); offload_start once
+//            ready (the root: once every rank is); offload_wait; offload_free. The TNIs move
+//            the data; hardware_receives counts each rank's puts. Contract: hardware.
+//   host     the non-blocking baseline, every call: the address exchange, the CPU building
+//            every descriptor (a compute op of build_ns_per_descriptor each), then the
+//            plan's puts as sends and receives (tofu2_host_schedule).
+schedule tofu2_schedule(const tofu2_plan& plan, const tofu2_options& options);
+
 // Checks a plan without SystemC by running its queues as the hardware would, untimed: a
 // session queue executes only below its scheduling pointer; a put delivers its bytes and then
 // advances its designated queue by its SPS. Every ready queue runs one command per round, in

@@ -9,6 +9,12 @@
 //                  block) exactly once, and none it holds;
 //   at_least_once  what every rank holds before and receives covers the whole buffer; bytes
 //                  may arrive more than once and the root may receive.
+//   hardware       offload hardware moves the buffer (Tofu2's command queues): the
+//                  schedule's own messages match and complete, and its bytes are not
+//                  checked here (the family's plan checker does, e.g. check_tofu2_plan; a run
+//                  checks every byte arrives exactly once).
+// Persistent offload calls (is_offload_call) complete at once here, and their peer must be
+// their own rank.
 #pragma once
 
 #include "algorithms/schedule.h"
@@ -19,7 +25,7 @@
 namespace bcastsim::algorithms {
 
 // What an algorithm promises about the bytes each rank receives (see above).
-enum class delivery : uint8_t { exactly_once, at_least_once };
+enum class delivery : uint8_t { exactly_once, at_least_once, hardware };
 
 struct verify_result {
   bool ok = true;

@@ -267,6 +267,9 @@ std::vector<key_info> general_keys() {
         "ranks on terminals: all (rank i on terminal i), contiguous, random (seeded)"),
       u("job.first_terminal", 0, 0, 1e8, "first terminal of a contiguous placement"),
       u("job.seed", 0, 0, 1.8e19, "seed of a random placement; 0 = use seed"),
+      u("job.ranks_per_node", 0, 0, 64,
+        "ranks only on the first N terminals of every node (router), 0 = on all; 1 = one "
+        "process per node, its other NICs free (Tofu2: a rank's TNIs)"),
       t("collective.algorithm", "binomial",
         "broadcast or allgather algorithm (see `bcastsim list`); none = no collective, only "
         "with traffic.kind uniform or adversarial. The collective.* keys describe one "
@@ -487,6 +490,7 @@ scenario make_scenario(const config& cfg) {
   s.job.ranks = static_cast<uint32_t>(cfg.uint("job.ranks"));
   s.job.first_terminal = static_cast<uint32_t>(cfg.uint("job.first_terminal"));
   s.job.seed = cfg.uint("job.seed") ? cfg.uint("job.seed") : s.seed;
+  s.job.per_router = static_cast<uint32_t>(cfg.uint("job.ranks_per_node"));
   s.traffic = params::load<traffic_config>(cfg);
   make_collectives(cfg, s);
 

@@ -20,8 +20,8 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   const uint32_t nt = topo.num_terminals();
   hw::router_params rparams = s.router;
   if (const offload_family* f = family_of_scenario(s); f && !sched.ranks.empty()) {
-    offloads.push_back(
-        f->create(offload_context{s, topo, routing, place, sched, prog, record_unit_inputs}));
+    offloads.push_back(f->create(
+        offload_context{s, topo, routing, place, sched, prog, progress, record_unit_inputs}));
     rparams.attached = offloads.back()->router_attachment();
   } else if (!record_unit_inputs.empty()) {
     throw config_error("--record-unit-inputs",

@@ -3,6 +3,7 @@
 #include "algorithms/registry.h"
 #include "tb/config.h"
 #include "tb/ragasa/family.h"
+#include "tb/tofu2/family.h"
 
 #include <stdexcept>
 
@@ -12,6 +13,7 @@ const std::vector<offload_family>& offload_families() {
   // One line per family.
   static const std::vector<offload_family> families = {
       ragasa::family(),
+      tofu2::family(),
   };
   return families;
 }

@@ -11,6 +11,7 @@
 
 #include "algorithms/program.h"
 #include "algorithms/ragasa_tree.h"
+#include "hw/nic/host.h"
 #include "hw/nic/nic.h"
 #include "hw/router/router.h"
 #include "network/params.h"
@@ -87,6 +88,8 @@ struct offload_context {
   const network::placement& place;
   const algorithms::schedule& sched;  // prog.sched
   const algorithms::program& prog;
+  // When each instance started and each member came to hold every byte (the hosts fill it).
+  const hw::collective_progress& progress;
   // `bcastsim run --record-unit-inputs FILE`: record what enters the family's units (a
   // family without units refuses it).
   const std::string& record_inputs;
@@ -120,8 +123,8 @@ struct offload_family {
   // the run's broadcasts), so both refuse the same scenario with the same message. Throws
   // config_error. nullptr: none.
   void (*check_hardware)(const scenario& s, const network::topology& topo,
-                         const network::placement& place, const algorithms::program& prog) =
-      nullptr;
+                         const network::placement& place,
+                         const algorithms::program& prog) = nullptr;
 };
 
 // Every registered family.

@@ -135,7 +135,13 @@ plan make_plan(scenario& s) {
     const algorithms::ragasa_relay relay = s.cfg.text("ragasa.relay") == "unit"
                                                ? algorithms::ragasa_relay::unit
                                                : algorithms::ragasa_relay::node;
-    p.prog = algorithms::make_program(s.collectives, *p.topo, *p.place, s.collective_keys, relay);
+    // tofu2.* shape Tofu2's broadcasts (algorithms/tofu2_bcast.h).
+    algorithms::tofu2_options tofu2;
+    tofu2.offload = s.cfg.text("tofu2.mode") == "offload";
+    tofu2.segments = static_cast<uint32_t>(s.cfg.uint("tofu2.segments"));
+    tofu2.build_ns_per_descriptor = s.cfg.real("tofu2.build_ns_per_descriptor");
+    p.prog =
+        algorithms::make_program(s.collectives, *p.topo, *p.place, s.collective_keys, relay, tofu2);
   } catch (const algorithms::program_error& e) {
     throw config_error(e.key, e.what());
   } catch (const std::logic_error& e) {

@@ -36,6 +36,10 @@ const char* to_string(packet_kind k);
 struct family_header {
   static constexpr size_t capacity_bytes = 8;
   uint8_t family = 0;  // 0: none (an ordinary packet); else the offload family's id
+  // A router's attached block takes the packet: routers ask their attached port's hook
+  // (Ragasa's units). False: the fields are for the destination NIC (Tofu2's puts) and the
+  // packet is routed as any other.
+  bool attached = false;
   alignas(8) std::array<uint8_t, capacity_bytes> bytes{};
 
   template <class H>

@@ -161,6 +161,19 @@ void host::start(uint32_t i) {
       m_agenda.push(at > now ? at : now, action{action_kind::complete, i});
       break;
     }
+    case op_kind::offload_init:
+    case op_kind::offload_start:
+    case op_kind::offload_wait:
+    case op_kind::offload_free:
+      if (m_agent == nullptr) {
+        m_progress.errors.push_back(std::string(name()) + ": a persistent offload call (" +
+                                    algorithms::to_string(o.kind) +
+                                    "), but the fabric has no offload agent for it");
+        break;
+      }
+      if (o.kind == op_kind::offload_start) note_start(o.context);
+      m_agent->call(i, o);
+      break;
     case op_kind::offload_bcast:
       if (m_offload_target.family == 0) {
         m_progress.errors.push_back(std::string(name()) +
@@ -207,7 +220,12 @@ void host::complete(uint32_t i) {
     m.tag = o.tag;
     m.collective_id = o.context + 1;
     m.seq = m_seq[i];
-    m_nic.send_message(m);
+    if (o.lane > m_lanes.size()) {
+      m_progress.errors.push_back(std::string(name()) + ": a send on NIC lane " +
+                                  std::to_string(o.lane) + ", but the rank has " +
+                                  std::to_string(m_lanes.size() + 1) + " NIC(s)");
+    }
+    (o.lane == 0 || o.lane > m_lanes.size() ? m_nic : *m_lanes[o.lane - 1u]).send_message(m);
   } else if (o.kind == op_kind::offload_bcast) {
     message m;
     m.dst = m_nic.terminal();  // routing aims at the own router; its unit takes the packets
@@ -218,6 +236,8 @@ void host::complete(uint32_t i) {
     m.tag = o.tag;
     m.seq = m_seq[i];
     m_nic.send_message(m);
+  } else if (algorithms::is_offload_call(o.kind)) {
+    m_agent->returned(i, o);
   }
   ++m_completed;
   ++ops_completed;
@@ -226,9 +246,32 @@ void host::complete(uint32_t i) {
   }
 }
 
+void host::add_lanes(std::vector<nic*> lanes, const std::vector<uint32_t>* rank_of_terminal) {
+  for (nic* n : lanes) n->set_client(this);
+  m_lanes.insert(m_lanes.end(), lanes.begin(), lanes.end());
+  m_rank_of_terminal = rank_of_terminal;
+}
+
+void host::finish_call(uint32_t op, const sc_time& when) {
+  const sc_time now = sc_core::sc_time_stamp();
+  m_agenda.push(when > now ? when : now, action{action_kind::complete, op});
+  m_agenda.arm();
+}
+
+void host::offload_data(uint32_t context, uint64_t offset, uint64_t bytes) {
+  if (!slot_of_context(context)) {
+    m_progress.errors.push_back(std::string(name()) + ": offload data of collective " +
+                                std::to_string(context + 1) + ", which rank " +
+                                std::to_string(m_rank) + " is not a member of");
+    return;
+  }
+  note_received(context, offset, bytes);
+}
+
 void host::on_message(network::terminal_id src, uint32_t collective_id, uint32_t tag,
                       uint64_t offset, uint64_t bytes, uint32_t seq) {
-  const uint32_t src_rank = m_place.rank_of(src);
+  const uint32_t src_rank =
+      m_rank_of_terminal != nullptr ? (*m_rank_of_terminal)[src] : m_place.rank_of(src);
   if (src_rank == network::invalid_id) {
     m_progress.errors.push_back(std::string(name()) + ": message from a terminal outside the job");
     return;
@@ -256,7 +299,8 @@ void host::note_received(uint32_t context, uint64_t offset, uint64_t bytes) {
   const bool holds_all =
       sl.buffer_bytes == 0
           ? sl.received_messages >= m_prog.instances[sl.instance].receives[sl.member]
-          : !sl.held.empty() && sl.held.front().begin == 0 && sl.held.front().end >= sl.buffer_bytes;
+          : !sl.held.empty() && sl.held.front().begin == 0 &&
+                sl.held.front().end >= sl.buffer_bytes;
   if (holds_all) m_progress.member_done(sl.instance, sl.member);
 }
 
@@ -327,6 +371,7 @@ bool host::describe_stall(std::ostream& os) const {
   os << "  " << name() << " (rank " << m_rank << "): " << m_completed << "/" << m_program.ops.size()
      << " ops done";
   if (!m_gated.empty()) os << "; an offload broadcast waits for the tree's set-up";
+  if (m_agent != nullptr) m_agent->describe_stall(os);
   for (uint32_t op : m_posted) {
     const algorithms::op& o = m_program.ops[op];
     os << "; op " << op << " waits for message " << m_seq[op] << " from rank " << o.peer << " tag "

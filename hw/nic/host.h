@@ -13,6 +13,10 @@
 //            management node opens that context's gate), the CPU spends send_overhead_ns,
 //            then the NIC sends the message once, to the Bcast Unit of the rank's own router,
 //            as collective context + 1; it completes then.
+//   offload_init/start/wait/free  (Tofu2's MPI-4 persistent calls) the rank's offload agent
+//            does the call's work, spends the CPU through spend_cpu() and says when the call
+//            completes (finish_call); the hardware's data reaches the host through
+//            offload_data().
 // One CPU per host: overheads and computation are serialised. The rank holds the data when
 // the messages arrived at its NIC cover every byte of the buffer (the root from the start);
 // bytes that arrive again (MPICH's allgather re-sends blocks) neither count twice nor
@@ -68,6 +72,23 @@ struct collective_progress {
   void member_done(uint32_t i, uint32_t member);
 };
 
+class host;
+
+// The agent of an offload family that runs a rank's persistent offload calls (e.g. Tofu2's
+// MPI library over the node's TNIs).
+class offload_agent {
+ public:
+  virtual ~offload_agent() = default;
+  // The host starts call `index` of its program (op `o`, algorithms::is_offload_call) now;
+  // the agent calls host::finish_call(index, when) once it knows when the call returns.
+  virtual void call(uint32_t index, const algorithms::op& o) = 0;
+  // The call returns now (the time finish_call gave): e.g. descriptors the CPU wrote during
+  // it become visible to the TNI.
+  virtual void returned(uint32_t /*index*/, const algorithms::op& /*o*/) {}
+  // What the rank's calls wait for, for a stall report; false if nothing.
+  virtual bool describe_stall(std::ostream& /*os*/) const { return false; }
+};
+
 class host final : public sc_core::sc_module, public nic_client {
  public:
   host(const sc_core::sc_module_name& name, uint32_t rank, const algorithms::program& prog,
@@ -84,6 +105,20 @@ class host final : public sc_core::sc_module, public nic_client {
   // set-up of that collective is done.
   void enable_offload(const tlm_net::family_header& target);
   void open_offload_gate(uint32_t context);
+
+  // Persistent offload calls (the agent outlives the simulation).
+  void set_offload_agent(offload_agent* agent) { m_agent = agent; }
+  // More NICs for this rank's sends (op::lane k >= 1 goes on lanes[k - 1]); their messages
+  // come from their terminals, which `rank_of_terminal` (outliving the host) maps to ranks.
+  void add_lanes(std::vector<nic*> lanes, const std::vector<uint32_t>* rank_of_terminal);
+  // Spends `ns` of this host's CPU after what is booked; returns when it is done.
+  sc_core::sc_time spend_cpu(double ns) { return use_cpu(ns); }
+  // When the CPU is free of what is booked (e.g. computation overlapping an MPI_Start).
+  const sc_core::sc_time& cpu_free() const { return m_cpu_free; }
+  // Call `op` returns at `when` (not before now).
+  void finish_call(uint32_t op, const sc_core::sc_time& when);
+  // Offload hardware wrote [offset, offset + bytes) of context `context`'s buffer here.
+  void offload_data(uint32_t context, uint64_t offset, uint64_t bytes);
 
   bool finished() const { return m_completed == m_program.ops.size(); }
   // The instances the rank is a member of, in program order.
@@ -134,8 +169,8 @@ class host final : public sc_core::sc_module, public nic_client {
     uint64_t buffer_bytes = 0;
     uint64_t received_bytes = 0;
     uint32_t received_messages = 0;  // a zero-byte buffer is held once all its receives came
-    std::vector<byte_range> held;  // merged: sorted, disjoint, not adjacent
-    uint64_t held_bytes = 0;       // their total size
+    std::vector<byte_range> held;    // merged: sorted, disjoint, not adjacent
+    uint64_t held_bytes = 0;         // their total size
   };
 
   void on_wakeup();
@@ -167,6 +202,9 @@ class host final : public sc_core::sc_module, public nic_client {
   std::vector<channel> m_send_channels;             // sorted by (peer, tag), made at construction
   std::vector<channel> m_recv_channels;             // likewise; the hot path allocates nothing
   tlm_net::family_header m_offload_target;          // family 0: no offload hardware
+  offload_agent* m_agent = nullptr;                 // runs the persistent offload calls
+  std::vector<nic*> m_lanes;                        // op::lane k >= 1: m_lanes[k - 1]
+  const std::vector<uint32_t>* m_rank_of_terminal = nullptr;  // with lanes: senders' ranks
   std::vector<bool> m_gate_open;      // [context]; empty: no offload hardware, no gate
   std::vector<uint32_t> m_gated;      // offload ops waiting for their gate
   std::vector<arrived> m_unexpected;  // messages in, not matched, in order

@@ -25,7 +25,9 @@ inline network::router_id unit_router(const tlm_net::packet& p) {
 // copy for a terminal is an ordinary packet).
 inline tlm_net::family_header to_unit(network::router_id r) {
   if (r == network::invalid_id) return {};
-  return tlm_net::family_header::of(family_id, packet_fields{r});
+  tlm_net::family_header h = tlm_net::family_header::of(family_id, packet_fields{r});
+  h.attached = true;
+  return h;
 }
 
 }  // namespace bcastsim::hw::ragasa

@@ -175,7 +175,7 @@ void router::on_wakeup() {
 }
 
 network::route_decision router::route(packet& p) {
-  if (p.offload.family != 0) {
+  if (p.offload.attached) {
     const attached_port_hook* hook = m_params.attached.hook;
     if (!hook) {
       SC_REPORT_ERROR(name(),

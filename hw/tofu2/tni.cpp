@@ -72,11 +72,12 @@ bool tni::enqueue(uint32_t queue, const toq_descriptor& d) {
   // The header's fields are 4 bits (SPS) and a queue number below no_queue: a descriptor
   // beyond them is the caller's bug, not a value to cut silently.
   if (queue >= m_queues.size() || d.sps > algorithms::toq_max_sps ||
+      d.remote_terminal == network::invalid_id ||
       (d.remote_queue >= no_queue && d.remote_queue != algorithms::toq_no_queue)) {
-    throw std::invalid_argument(std::string(name()) + ": a descriptor for queue " +
-                                std::to_string(queue) + " with SPS " + std::to_string(d.sps) +
-                                " and remote queue " + std::to_string(d.remote_queue) +
-                                " does not fit the TOQ");
+    throw std::invalid_argument(
+        std::string(name()) + ": a descriptor for queue " + std::to_string(queue) + " with SPS " +
+        std::to_string(d.sps) + ", remote queue " + std::to_string(d.remote_queue) +
+        " and remote terminal " + std::to_string(d.remote_terminal) + " does not fit the TOQ");
   }
   if (!m_queues[queue]->enqueue(d)) {
     ++enqueue_refused;
@@ -129,6 +130,7 @@ bool tni::pick_put(const sc_time& now) {
                              ? no_queue
                              : static_cast<uint8_t>(d.remote_queue);
       put.fields.sps = static_cast<uint8_t>(d.sps);
+      put.fields.from_queue = 1;
     }
     put.fields.tni = static_cast<uint8_t>(m_params.index);
     put.fields.put = static_cast<uint32_t>(m_next_put);
@@ -201,7 +203,7 @@ void tni::finish_put() {
   ++messages_sent;
   if (m_put.queue == no_queue) return;
   m_queues[m_put.queue]->retire();
-  if (m_tcq) m_tcq->on_put_done(m_put.queue, m_put.d);
+  if (m_queue_client) m_queue_client->on_put_done(m_put.queue, m_put.d);
 }
 
 tlm::tlm_sync_enum tni::nb_transport_fw(uint32_t, packet& p, tlm::tlm_phase& ph, sc_time&) {
@@ -277,7 +279,11 @@ void tni::apply_notice() {
       m_queues[n.fields.queue]->advance_scheduling(n.fields.sps);
     }
   }
-  if (m_client) {
+  if (n.fields.from_queue) {
+    if (m_queue_client) {
+      m_queue_client->on_put_arrived(n.src, n.msg.collective_id, n.msg.buf_offset, n.msg.bytes);
+    }
+  } else if (m_client) {
     m_client->on_message(n.src, n.msg.collective_id, n.msg.tag, n.msg.buf_offset, n.msg.bytes,
                          n.msg.seq);
   }

@@ -9,13 +9,15 @@
 //           the host's own puts), one put at a time: descriptor_ns to fetch the descriptor and
 //           start the DMA read, then the put's frames (frames.h) onto the terminal link as
 //           credits allow. When the last frame is handed to the link, the queue's consumer
-//           pointer moves on and the host hears of it (tni_client::on_put_done, the TCQ),
+//           pointer moves on and its queue client hears of it (tni_client::on_put_done, the
+//           TCQ),
 //           and the engine fetches the next descriptor (that fetch overlaps the frame). Not
 //           published; our choice: one put at a time, no prefetch of descriptors the
 //           scheduling pointer has not released, so a released put always pays the fetch.
 //   receive: frames reassembled per put (any order). When the last byte is in, receive_ns
 //           later (DMA write and notice) the put's SPS advances the scheduling pointer of the
-//           queue it designates and the host hears of it (nic_client::on_message, the MRQ).
+//           queue it designates and the queue client hears of it (tni_client::on_put_arrived,
+//           the MRQ); a host message is reassembled and goes to the host (nic_client).
 //
 // The put's fields travel in the packet's family header (put_fields); nothing outside the
 // Tofu2 family reads them.
@@ -52,9 +54,9 @@ inline constexpr uint8_t no_queue = 0xff;
 struct put_fields {
   uint8_t queue = no_queue;  // the receiver's queue its SPS advances; no_queue: none
   uint8_t sps = 0;
-  uint8_t tni = 0;  // the sending TNI's index in its node
-  uint8_t pad = 0;
-  uint32_t put = 0;  // per sending TNI, in issue order
+  uint8_t tni = 0;         // the sending TNI's index in its node
+  uint8_t from_queue = 0;  // 1: a command queue's put (the MRQ); 0: a host message
+  uint32_t put = 0;        // per sending TNI, in issue order
 };
 
 struct tni_params {
@@ -77,11 +79,16 @@ struct tni_params {
 };
 
 // Hears of the TNI's local completions (the TCQ).
+// Hears of the TNI's command-queue puts: the TCQ (local completions) and the MRQ (arrivals).
 class tni_client {
  public:
   virtual ~tni_client() = default;
   // Queue `queue`'s put `d` has left (its last frame is on the link).
   virtual void on_put_done(uint32_t queue, const toq_descriptor& d) = 0;
+  // A command-queue put from the TNI at `src` is in memory here, after its SPS was applied:
+  // its edata, buffer offset and length.
+  virtual void on_put_arrived(network::terminal_id src, uint32_t edata, uint64_t offset,
+                              uint64_t bytes) = 0;
 };
 
 class tni final : public nic {
@@ -99,8 +106,10 @@ class tni final : public nic {
   // for a queue not open, an SPS above 4 bits or a remote queue the header cannot carry.
   bool enqueue(uint32_t queue, const toq_descriptor& d);
   const command_queue& queue(uint32_t q) const { return *m_queues[q]; }
+  // MPI_Request_free: queue q's pointers go back to 0 (it must be empty).
+  void reset_queue(uint32_t q) { m_queues[q]->reset_pointers(); }
   uint32_t open_queues() const { return static_cast<uint32_t>(m_queues.size()); }
-  void set_tcq_client(tni_client* c) { m_tcq = c; }
+  void set_queue_client(tni_client* c) { m_queue_client = c; }
 
   // nic: the host's own messages go as puts of the host's normal-mode FIFO (no SPS).
   void set_client(nic_client* client) override { m_client = client; }
@@ -164,7 +173,7 @@ class tni final : public nic {
   tlm_net::packet_pool& m_pool;
   const network::routing_policy& m_routing;
   nic_client* m_client = nullptr;
-  tni_client* m_tcq = nullptr;
+  tni_client* m_queue_client = nullptr;
 
   std::vector<std::unique_ptr<command_queue>> m_queues;
   tlm_net::ring<message> m_messages;  // the host's own puts, in order

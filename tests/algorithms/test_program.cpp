@@ -6,6 +6,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <map>
+#include <string>
+
 using namespace bcastsim;
 using algorithms::collective_spec;
 using algorithms::make_program;
@@ -168,4 +171,47 @@ BOOST_AUTO_TEST_CASE(bad_specs_are_refused_naming_their_key) {
   many.all_roots = true;
   many.repeat = 2000;  // 72 roots x 142 ops x 2000 > 2^22
   BOOST_TEST(refused_key(n, {many}) == "collectives.0.repeat");
+}
+
+// A persistent Tofu2 broadcast repeated three times (WIP, issue 15): MPI_Bcast_init and its
+// set-up messages (address exchange, readiness) come once, MPI_Start and MPI_Wait three
+// times, MPI_Request_free once; computation overlaps from MPI_Start on; the later
+// repetitions expect only the hardware's puts.
+BOOST_AUTO_TEST_CASE(a_persistent_collective_is_initialised_and_freed_once) {
+  const network::torus t = test::make_torus(4, 1, 1);
+  const network::placement place = test::make_placement(t, network::placement_kind::contiguous, 4);
+  collective_spec s = spec("tofu2-pipeline", 4000);
+  s.repeat = 3;
+  s.compute_ns = 1000;
+  s.mode = algorithms::host_mode::overlap;
+  algorithms::tofu2_options o;
+  o.segments = 2;
+  const program p = make_program({s}, t, place, {"collective"}, algorithms::ragasa_relay::unit, o);
+  BOOST_TEST_REQUIRE(p.instances.size() == 3u);
+  for (uint32_t r = 0; r < 4; ++r) {
+    std::map<op_kind, int> n;
+    int setup = 0;
+    for (const algorithms::op& x : p.sched.ranks[r].ops) {
+      ++n[x.kind];
+      setup += x.setup ? 1 : 0;
+      if (x.kind == op_kind::compute) {  // after this repetition's MPI_Start
+        BOOST_TEST_REQUIRE(x.deps.size() == 1u);
+        BOOST_TEST((p.sched.ranks[r].ops[x.deps[0]].kind == op_kind::offload_start));
+      }
+    }
+    BOOST_TEST(n[op_kind::offload_init] == 1);
+    BOOST_TEST(n[op_kind::offload_free] == 1);
+    BOOST_TEST(n[op_kind::offload_start] == 3);
+    BOOST_TEST(n[op_kind::offload_wait] == 3);
+    BOOST_TEST(n[op_kind::compute] == 3);
+    // Rank 0 (the root) receives 3 readiness reports and its child's address; rank 3 (the
+    // last) sends its address and its readiness.
+    BOOST_TEST(setup == (r == 0 ? 4 : r == 3 ? 2 : 3));
+  }
+  // Rank 1 receives two segments per repetition, plus rank 2's address in the first.
+  BOOST_TEST(p.instances[0].receives[1] == 3u);
+  BOOST_TEST(p.instances[1].receives[1] == 2u);
+  BOOST_TEST(p.instances[2].receives[1] == 2u);
+  const algorithms::verify_result v = verify_schedule(p.sched, algorithms::delivery::hardware);
+  BOOST_TEST(v.ok, (v.errors.empty() ? std::string() : v.errors.front()));
 }

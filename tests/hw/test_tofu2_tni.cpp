@@ -45,6 +45,9 @@ class recorder final : public hw::nic_client, public hw::tofu2::tni_client {
                   uint32_t) override {
     arrived.push_back({sc_core::sc_time_stamp().value(), tag, offset});
   }
+  void on_put_arrived(network::terminal_id, uint32_t, uint64_t offset, uint64_t) override {
+    arrived.push_back({sc_core::sc_time_stamp().value(), 0, offset});
+  }
   void on_put_done(uint32_t queue, const toq_descriptor& d) override {
     done.push_back({sc_core::sc_time_stamp().value(), queue, d.local_offset});
   }
@@ -73,8 +76,8 @@ struct bench {
     b->out.bind(ba->in);
     ba->out.bind(a->in);
     for (auto* t : {a.get(), b.get()}) t->set_client(t == a.get() ? &ra : &rb);
-    a->set_tcq_client(&ra);
-    b->set_tcq_client(&rb);
+    a->set_queue_client(&ra);
+    b->set_queue_client(&rb);
   }
 };
 
@@ -245,14 +248,20 @@ BOOST_AUTO_TEST_CASE(queues_and_host_messages_take_turns) {
     m.seq = static_cast<uint32_t>(k);
     t.a->send_message(m);
   }
-  struct log final : hw::nic_client {
+  // Queue puts reach the queue client (the MRQ), host messages the host: one log for both.
+  struct log final : hw::nic_client, hw::tofu2::tni_client {
     std::vector<std::pair<uint64_t, uint32_t>> got;  // (offset, seq)
     void on_message(network::terminal_id, uint32_t, uint32_t, uint64_t offset, uint64_t,
                     uint32_t seq) override {
       got.emplace_back(offset, seq);
     }
+    void on_put_done(uint32_t, const toq_descriptor&) override {}
+    void on_put_arrived(network::terminal_id, uint32_t, uint64_t offset, uint64_t) override {
+      got.emplace_back(offset, UINT32_MAX);
+    }
   } rx;
   t.b->set_client(&rx);
+  t.b->set_queue_client(&rx);
   sc_core::sc_start();
   std::vector<uint64_t> order;
   for (const auto& [offset, seq] : rx.got) order.push_back(offset);

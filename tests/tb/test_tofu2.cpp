@@ -1,0 +1,206 @@
+// Tofu2 persistent broadcasts in whole runs (collective.algorithm: tofu2-*): every byte
+// reaches every rank once (the watchdog checks it, exit 1 otherwise) for every algorithm,
+// mode, root, segment count and repetition; MPI_Bcast_init is paid once and MPI_Start is
+// cheap; the offload overlaps computation and the host-progressed baseline does not; a full
+// TOQ back-pressures the host; runs are deterministic; bad input exits 2 naming the key.
+//
+// Every case runs the real binary (one SystemC design per process) on the paper's machine,
+// a 12-node Tofu unit (topology x = y = z = 1) with 4 TNIs per node and one rank per node.
+#include "cli_runner.h"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace bcastsim;
+using test::contains;
+using test::fresh_dir;
+using test::run_cli;
+
+namespace {
+
+struct run_result {
+  test::outcome out;
+  nlohmann::json result;  // null unless the run exited 0
+};
+
+std::string args_of(const std::vector<std::string>& sets) {
+  std::string a;
+  for (const std::string& s : sets) a += " --set " + s;
+  return a;
+}
+
+// The unit, one rank per node, 1 MiB unless a set says otherwise; `sets` come last.
+run_result run_unit(const std::string& algorithm, const std::vector<std::string>& sets) {
+  std::vector<std::string> all = {"topology.kind=torus",
+                                  "topology.x=1",
+                                  "topology.y=1",
+                                  "topology.z=1",
+                                  "topology.terminals_per_node=4",
+                                  "job.ranks_per_node=1",
+                                  "collective.bytes=1048576",
+                                  "collective.algorithm=" + algorithm};
+  all.insert(all.end(), sets.begin(), sets.end());
+  const std::string dir = fresh_dir();
+  run_result r;
+  r.out = run_cli("run -q --out " + dir + args_of(all));
+  if (r.out.code == 0) {
+    std::ifstream in(dir + "/result.json");
+    BOOST_REQUIRE_MESSAGE(in.good(), "no result.json in " << dir);
+    r.result = nlohmann::json::parse(in);
+  }
+  return r;
+}
+
+const auto tolerance = boost::test_tools::tolerance(1e-9);
+
+double num(const nlohmann::json& j) {
+  return j.get<double>();
+}
+
+const std::vector<std::string> k_algorithms = {"tofu2-pipeline", "tofu2-trinary",
+                                               "tofu2-trinaryx3"};
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(every_tofu2_algorithm_delivers_every_byte_in_both_modes) {
+  for (const std::string& a : k_algorithms) {
+    for (const std::string mode : {"offload", "host"}) {
+      for (const std::string root : {"0", "5", "11"}) {
+        for (const std::string seg : {"1", "3"}) {
+          const std::vector<std::string> sets = {"tofu2.mode=" + mode, "collective.root=" + root,
+                                                 "tofu2.segments=" + seg, "collective.bytes=100003",
+                                                 "collective.repeat=2"};
+          BOOST_TEST_CONTEXT(a << args_of(sets)) {
+            const run_result r = run_unit(a, sets);
+            BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+            BOOST_TEST(r.result["collective"]["ranks_complete"] == 12);
+            const nlohmann::json& reps = r.result["tofu2"]["collectives"][0]["repetitions"];
+            BOOST_TEST(reps.size() == 2u);
+            for (const nlohmann::json& rep : reps) BOOST_TEST(num(rep["completion_ns"]) > 0.0);
+            BOOST_TEST(r.result["tofu2"]["mode"] == mode);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Beyond the unit: 20 ranks drawn on a 2 x 2 x 1 torus (48 nodes), and a zero-byte broadcast.
+BOOST_AUTO_TEST_CASE(tofu2_runs_on_random_ranks_of_a_larger_torus_and_with_no_bytes) {
+  for (const std::string& a : k_algorithms) {
+    BOOST_TEST_CONTEXT(a) {
+      const run_result big =
+          run_unit(a, {"topology.x=2", "topology.y=2", "job.placement=random", "job.ranks=20",
+                       "collective.root=7", "seed=3", "tofu2.segments=5"});
+      BOOST_TEST_REQUIRE(big.out.code == 0, big.out.output);
+      BOOST_TEST(big.result["collective"]["ranks_complete"] == 20);
+      const run_result empty = run_unit(a, {"collective.bytes=0"});
+      BOOST_TEST_REQUIRE(empty.out.code == 0, empty.out.output);
+      BOOST_TEST(empty.result["collective"]["ranks_complete"] == 12);
+    }
+  }
+}
+
+// Three repetitions: init once (the address exchange and readiness reports are not repeated),
+// every MPI_Start costs the same and far less than init, every repetition takes as long.
+BOOST_AUTO_TEST_CASE(persistent_init_is_paid_once_and_start_is_cheap) {
+  const run_result r = run_unit("tofu2-trinaryx3", {"tofu2.segments=4", "collective.repeat=3"});
+  BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+  const nlohmann::json& t = r.result["tofu2"];
+  const nlohmann::json& reps = t["collectives"][0]["repetitions"];
+  BOOST_TEST_REQUIRE(reps.size() == 3u);
+  BOOST_TEST(num(t["init_ns"]) > 5 * num(t["start_ns"]));
+  for (const nlohmann::json& rep : reps) {
+    BOOST_TEST(num(rep["start_ns"]) == num(reps[0]["start_ns"]));
+    // Within a nanosecond: a repetition starts at another phase of the links' serialisation.
+    BOOST_TEST(num(rep["completion_ns"]) == num(reps[0]["completion_ns"]),
+               boost::test_tools::tolerance(1e-5));
+  }
+  // MPI_Start grows with the segments (the root enqueues more puts).
+  const run_result more = run_unit("tofu2-trinaryx3", {"tofu2.segments=16"});
+  BOOST_TEST_REQUIRE(more.out.code == 0, more.out.output);
+  BOOST_TEST(num(more.result["tofu2"]["start_ns"]) > num(t["start_ns"]));
+  // The address exchange and readiness reports: once, not per repetition.
+  const run_result once = run_unit("tofu2-trinaryx3", {"tofu2.segments=4"});
+  BOOST_TEST_REQUIRE(once.out.code == 0, once.out.output);
+  const uint64_t m1 = once.result["tofu2"]["messages"].get<uint64_t>();
+  const uint64_t m3 = t["messages"].get<uint64_t>();
+  const uint64_t setup = 3 * 11 + 11;  // per fragment an address per child; 11 ready reports
+  BOOST_TEST(m3 == 3 * (m1 - setup) + setup);
+}
+
+// 100 us of computation between MPI_Start and MPI_Wait: the offloaded broadcast hides all of
+// it; the host-progressed one cannot progress while its CPU computes, so the run lengthens.
+BOOST_AUTO_TEST_CASE(the_offload_overlaps_computation_and_the_host_baseline_does_not) {
+  auto total = [](const std::string& mode, const std::string& compute) {
+    const run_result r = run_unit(
+        "tofu2-trinaryx3", {"tofu2.mode=" + mode, "tofu2.segments=16", "collective.mode=overlap",
+                            "collective.compute_ns=" + compute});
+    BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+    return r.result;
+  };
+  const nlohmann::json off0 = total("offload", "0");
+  const nlohmann::json off1 = total("offload", "100000");
+  const nlohmann::json host0 = total("host", "0");
+  const nlohmann::json host1 = total("host", "100000");
+  BOOST_TEST(num(off1["sim_time_ns"]) == num(off0["sim_time_ns"]));
+  BOOST_TEST(num(host1["sim_time_ns"]) > num(host0["sim_time_ns"]) + 80000.0);
+  // MPI_Wait shrinks by what the computation covered.
+  BOOST_TEST(num(off0["tofu2"]["wait_ns"]) - num(off1["tofu2"]["wait_ns"]) == 100000.0, tolerance);
+  // The offload's repetition beats the baseline's, which regenerates its sequence and
+  // exchanges addresses on every call.
+  BOOST_TEST(num(off0["tofu2"]["completion_ns"]) < num(host0["tofu2"]["completion_ns"]));
+  BOOST_TEST(num(host0["tofu2"]["init_ns"]) == 0.0);
+}
+
+// 1,000 segments of trinaryx3: about 3,000 puts per root queue, more than a 2,048-entry
+// TOQ holds. The driver keeps the rest until the engine frees slots, counts the refusals,
+// and the broadcast still completes, no sooner than with room for everything.
+BOOST_AUTO_TEST_CASE(a_full_toq_back_pressures_the_host_and_says_so) {
+  const run_result small =
+      run_unit("tofu2-trinaryx3", {"tofu2.segments=1000", "tofu2.toq_entries=2048"});
+  BOOST_TEST_REQUIRE(small.out.code == 0, small.out.output);
+  BOOST_TEST(small.result["collective"]["ranks_complete"] == 12);
+  BOOST_TEST(small.result["tofu2"]["enqueue_refused"].get<uint64_t>() > 0u);
+  const run_result big =
+      run_unit("tofu2-trinaryx3", {"tofu2.segments=1000", "tofu2.toq_entries=8192"});
+  BOOST_TEST_REQUIRE(big.out.code == 0, big.out.output);
+  BOOST_TEST(big.result["tofu2"]["enqueue_refused"] == 0);
+  BOOST_TEST(num(big.result["tofu2"]["completion_ns"]) <=
+             num(small.result["tofu2"]["completion_ns"]));
+}
+
+BOOST_AUTO_TEST_CASE(the_same_tofu2_scenario_gives_identical_results) {
+  const std::vector<std::string> sets = {"tofu2.segments=7", "collective.repeat=2",
+                                         "collective.root=4"};
+  run_result a = run_unit("tofu2-trinary", sets);
+  run_result b = run_unit("tofu2-trinary", sets);
+  BOOST_TEST_REQUIRE(a.out.code == 0, a.out.output);
+  BOOST_TEST_REQUIRE(b.out.code == 0, b.out.output);
+  a.result.erase("perf");
+  b.result.erase("perf");
+  BOOST_TEST(a.result.dump() == b.result.dump());
+}
+
+BOOST_AUTO_TEST_CASE(bad_tofu2_input_exits_2_naming_the_key) {
+  auto bad = [](const std::string& algorithm, const std::vector<std::string>& sets,
+                const std::string& text) {
+    const run_result r = run_unit(algorithm, sets);
+    BOOST_TEST(r.out.code == 2, args_of(sets) << " -> " << r.out.code << ": " << r.out.output);
+    BOOST_TEST(contains(r.out.output, text), args_of(sets) << " output: " << r.out.output);
+  };
+  bad("tofu2-pipeline", {"tofu2.toq_entries=4096"}, "tofu2.toq_entries = 4096 is not a TOQ size");
+  bad("tofu2-pipeline", {"tofu2.toq_entries=100"}, "tofu2.toq_entries");
+  bad("tofu2-pipeline", {"tofu2.mode=both"}, "allowed: offload, host");
+  bad("tofu2-pipeline", {"tofu2.segments=0"}, "tofu2.segments");
+  bad("tofu2-pipeline", {"tofu2.descriptor_ns=-1"}, "tofu2.descriptor_ns");
+  bad("tofu2-trinaryx3", {"topology.terminals_per_node=2"},
+      "needs 3 TNIs per node: topology.terminals_per_node");
+  bad("tofu2-trinaryx3", {"job.ranks_per_node=0"}, "job.ranks_per_node");
+  bad("tofu2-pipeline", {"job.ranks=13"},
+      "must be 0 or 12 (the network's terminals in the first 1");
+}
