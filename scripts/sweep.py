@@ -42,6 +42,13 @@ FIELDS = [
     ("rx_queue_peak_packets", ("ragasa", "units", "rx_queue_peak_packets")),
     ("bytes_replicated", ("ragasa", "units", "bytes_replicated")),
     ("unit_packets_out", ("ragasa", "units", "packets_out")),
+    # collective.algorithm: tofu2-* (the first Tofu2 collective's means over its repetitions)
+    ("tofu2_init_ns", ("tofu2", "init_ns")),
+    ("tofu2_start_ns", ("tofu2", "start_ns")),
+    ("tofu2_wait_ns", ("tofu2", "wait_ns")),
+    ("tofu2_completion_ns", ("tofu2", "completion_ns")),
+    ("tofu2_bandwidth_gb_per_s", ("tofu2", "bandwidth_gb_per_s")),
+    ("tofu2_enqueue_refused", ("tofu2", "enqueue_refused")),
 ]
 
 

@@ -3,6 +3,7 @@
 #include "hw/tofu2/command_queue.h"
 #include "tb/config.h"
 #include "tb/fabric.h"
+#include "tb/format.h"
 #include "tb/simulation.h"
 
 #include <algorithm>
@@ -347,6 +348,22 @@ void check(const config& cfg, const scenario& s) {
   read_settings(cfg, s);
 }
 
+void summary(const nlohmann::json& r, const summary_row& row) {
+  const auto ns = [&r](const char* key) { return format_ns(r[key].get<double>()); };
+  if (r["mode"] == "offload") {
+    row("tofu2 offload") << "MPI_Bcast_init " << ns("init_ns") << "; per repetition (mean): "
+                         << "MPI_Start " << ns("start_ns") << ", MPI_Wait " << ns("wait_ns")
+                         << ", start to last put in " << ns("completion_ns") << "\n";
+  } else {
+    row("tofu2 host") << "per repetition (mean): call to last rank done " << ns("completion_ns")
+                      << " (no persistent calls)\n";
+  }
+  row("tofu2 TNIs") << r["segments"] << " segments per fragment, "
+                    << r["bandwidth_gb_per_s"].get<double>() << " GB/s effective, " << r["messages"]
+                    << " messages, " << r["enqueue_refused"]
+                    << " descriptors refused by a full TOQ\n";
+}
+
 std::vector<params::decl> declarations() {
   return {
       params::choice_key("tofu2.mode", "offload", {"offload", "host"},
@@ -385,6 +402,7 @@ offload_family family() {
   f.params = declarations();
   f.check = check;
   f.create = create;
+  f.summary = summary;
   f.sweep_columns = {"tofu2.init_ns",       "tofu2.start_ns",           "tofu2.wait_ns",
                      "tofu2.completion_ns", "tofu2.bandwidth_gb_per_s", "tofu2.enqueue_refused"};
   return f;

@@ -204,3 +204,19 @@ BOOST_AUTO_TEST_CASE(bad_tofu2_input_exits_2_naming_the_key) {
   bad("tofu2-pipeline", {"job.ranks=13"},
       "must be 0 or 12 (the network's terminals in the first 1");
 }
+
+// The CLI summary names the persistent calls' times (offload) or says there are none (host).
+BOOST_AUTO_TEST_CASE(the_summary_shows_the_persistent_calls) {
+  const std::string base =
+      "run --out " + fresh_dir() +
+      " --set topology.kind=torus --set topology.x=1 --set topology.y=1 --set topology.z=1"
+      " --set topology.terminals_per_node=4 --set job.ranks_per_node=1"
+      " --set collective.algorithm=tofu2-trinaryx3";
+  const test::outcome off = run_cli(base);
+  BOOST_TEST_REQUIRE(off.code == 0, off.output);
+  BOOST_TEST(contains(off.output, "tofu2 offload         MPI_Bcast_init "), off.output);
+  BOOST_TEST(contains(off.output, "0 descriptors refused by a full TOQ"), off.output);
+  const test::outcome host = run_cli(base + " --set tofu2.mode=host");
+  BOOST_TEST_REQUIRE(host.code == 0, host.output);
+  BOOST_TEST(contains(host.output, "(no persistent calls)"), host.output);
+}
