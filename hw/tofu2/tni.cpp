@@ -327,7 +327,8 @@ void tni::trace(const tlm_net::trace_window& window, const std::string& prefix) 
   m_trace = std::make_unique<trace_mirror>();
   trace_mirror& m = *m_trace;
   m.window = window;
-  const size_t n = m_params.queues;
+  // The queues open now (the family opens them before tracing starts); the others stay idle.
+  const size_t n = m_queues.size();
   m.producer.assign(n, 0);
   m.consumer.assign(n, 0);
   m.scheduling.assign(n, 0);
@@ -353,7 +354,7 @@ void tni::sample_trace() {
   m.engine_busy = m_put.active;
   m.puts_sent = messages_sent.value;
   m.puts_received = messages_received.value;
-  for (size_t q = 0; q < m_queues.size(); ++q) {
+  for (size_t q = 0; q < m.producer.size(); ++q) {
     const command_queue& c = *m_queues[q];
     m.producer[q] = static_cast<uint32_t>(c.slot(c.producer()));
     m.consumer[q] = static_cast<uint32_t>(c.slot(c.consumer()));

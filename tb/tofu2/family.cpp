@@ -166,6 +166,13 @@ void instance::attach(fabric& fab) {
                                  " TNIs per node: topology.terminals_per_node at least that");
         }
         claim(t, first.ranks[m], a);
+        if (m_tnis[t]->open_queues() >= m_settings.tni.queues) {
+          throw config_error("tofu2.queues_per_tni",
+                             "tofu2.queues_per_tni = " + std::to_string(m_settings.tni.queues) +
+                                 " is too few: " + m_tnis[t]->name() +
+                                 " needs a queue for every Tofu2 collective (and fragment) " +
+                                 "its rank is in; raise it (at most 254)");
+        }
         number[m].push_back(m_tnis[t]->open_queue(plan.ranks[m].queues[f].mode));
       }
     }

@@ -7,11 +7,14 @@
 // Every case runs the real binary (one SystemC design per process) on the paper's machine,
 // a 12-node Tofu unit (topology x = y = z = 1) with 4 TNIs per node and one rank per node.
 #include "cli_runner.h"
+#include "gtkw_reader.h"
+#include "vcd_reader.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -201,6 +204,9 @@ BOOST_AUTO_TEST_CASE(bad_tofu2_input_exits_2_naming_the_key) {
   bad("tofu2-trinaryx3", {"topology.terminals_per_node=2"},
       "needs 3 TNIs per node: topology.terminals_per_node");
   bad("tofu2-trinaryx3", {"job.ranks_per_node=0"}, "job.ranks_per_node");
+  bad("tofu2-trinaryx3", {"tofu2.queues_per_tni=1", "collective.repeat=2",
+                          "collectives.0.root=0", "collectives.1.root=5"},
+      "tofu2.queues_per_tni = 1 is too few");
   bad("tofu2-pipeline", {"job.ranks=13"},
       "must be 0 or 12 (the network's terminals in the first 1");
 }
@@ -219,4 +225,41 @@ BOOST_AUTO_TEST_CASE(the_summary_shows_the_persistent_calls) {
   const test::outcome host = run_cli(base + " --set tofu2.mode=host");
   BOOST_TEST_REQUIRE(host.code == 0, host.output);
   BOOST_TEST(contains(host.output, "(no persistent calls)"), host.output);
+}
+
+// The root's TNI (terminal 0, a normal-mode queue: producer and consumer move) and rank 4's
+// TNI 0 (terminal 16, a session-mode queue: arrivals move its scheduling pointer) in a VCD,
+// with the save file written beside it naming only signals the VCD declares, one group per
+// TNI, and only the queues the run opened.
+BOOST_AUTO_TEST_CASE(the_vcd_shows_the_queue_pointers_and_its_save_file_matches) {
+  const std::string dir = fresh_dir();
+  const std::string vcd = dir + "/tni.vcd";
+  const run_result r =
+      run_unit("tofu2-pipeline", {"tofu2.segments=4", "trace.blocks=nic_0,nic_16",
+                                  "collective.bytes=65536 --vcd " + vcd});
+  BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+  const test::vcd_summary v = test::read_vcd(vcd);
+  std::set<std::string> declared;
+  for (const auto& [id, name] : v.names) declared.insert(name);
+  for (const char* tni : {"nic_0", "nic_16"}) {
+    for (const char* sig : {"cq0.producer[31:0]", "cq0.consumer[31:0]", "cq0.scheduling[31:0]",
+                            "cq0.occupancy[31:0]", "engine.busy"}) {
+      BOOST_TEST(declared.count(std::string("SystemC.") + tni + "." + sig), tni << "." << sig);
+    }
+    BOOST_TEST(!declared.count(std::string("SystemC.") + tni + ".cq1.producer[31:0]"));
+  }
+  auto changed = [&v](const std::string& name) {
+    const auto it = v.changes.find(name);
+    return it != v.changes.end() && it->second > 0;
+  };
+  BOOST_TEST(changed("SystemC.nic_0.cq0.producer[31:0]"));
+  BOOST_TEST(changed("SystemC.nic_0.cq0.consumer[31:0]"));
+  BOOST_TEST(changed("SystemC.nic_16.cq0.scheduling[31:0]"));
+  BOOST_TEST(changed("SystemC.nic_16.cq0.consumer[31:0]"));
+  BOOST_TEST(changed("SystemC.nic_16.engine.busy"));
+  const test::gtkw_summary g = test::read_gtkw(dir + "/tni.gtkw");
+  for (const test::gtkw_row& row : g.rows)
+    BOOST_TEST(declared.count(row.signal), "tni.gtkw shows " << row.signal << ", not in the VCD");
+  BOOST_TEST(g.rows.size() == 2 * (3 + 4u));  // engine.busy, puts sent and received, 4 pointers
+  BOOST_TEST(g.unclosed_groups == 0);
 }
