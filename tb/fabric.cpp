@@ -25,8 +25,9 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
     rparams.attached = offloads.back()->router_attachment();
   } else if (!record_unit_inputs.empty()) {
     throw config_error("--record-unit-inputs",
-                       "--record-unit-inputs needs a Ragasa run (collective.algorithm = ragasa): "
-                       "it records what enters the Bcast Units; collective.algorithm = " +
+                       "--record-unit-inputs needs a Ragasa run (collective.algorithm = ragasa) or "
+                       "a Tofu2 one (tofu2-*): it records what enters the Bcast Units or the "
+                       "TNIs' command queues; collective.algorithm = " +
                            s.algorithm + " uses no offload unit");
   }
   routers.reserve(nr);

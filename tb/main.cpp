@@ -319,8 +319,12 @@ CLI::App* add_graph(CLI::App& app, scenario_options& so) {
 CLI::App* add_cosim(CLI::App& app, tb::cosim::command_options& co) {
   CLI::App* cosim = app.add_subcommand(
       "cosim",
-      "co-simulate a Bcast Unit model against the SystemC model with the same stimulus and "
-      "report the first divergence (exit 0: none, 1: a divergence, 2: bad input)");
+      "co-simulate a block's model (a Bcast Unit, or with --block tofu2-cq a Tofu2 command "
+      "queue) against its SystemC model with the same stimulus and report the first "
+      "divergence (exit 0: none, 1: a divergence, 2: bad input)");
+  cosim->add_option("--block", co.block,
+                    "the block: bcast-unit (default) or tofu2-cq (its --dut: systemc, rtl, "
+                    "rtl-fault-pass-scheduling; lock step, cycle by cycle)");
   cosim->add_option("--dut", co.dut,
                     "the model under test: systemc (a self-check), rtl, rtl-fault-unfair, "
                     "rtl-fault-early-free (default: systemc)");
@@ -334,7 +338,8 @@ CLI::App* add_cosim(CLI::App& app, tb::cosim::command_options& co) {
                                           "clock cycles of random stimulus (default: 30000)");
   cosim
       ->add_option("--replay", co.replay,
-                   "replay what entered every unit in a `run --record-unit-inputs` file")
+                   "replay what entered every unit (or, tofu2-cq, what every queue was asked) "
+                   "in a `run --record-unit-inputs` file")
       ->excludes(cycles)
       ->excludes(seeds);
   cosim->add_option("--tolerance-cycles", co.tolerance_cycles,

@@ -65,6 +65,8 @@ uint32_t tni::open_queue(queue_mode mode) {
                             " command queues are open");
   }
   m_queues.push_back(std::make_unique<command_queue>(m_params.toq_entries, mode));
+  m_recorded.emplace_back();
+  m_record_closed.push_back(false);
   return static_cast<uint32_t>(m_queues.size() - 1);
 }
 
@@ -79,12 +81,21 @@ bool tni::enqueue(uint32_t queue, const toq_descriptor& d) {
         std::to_string(d.sps) + ", remote queue " + std::to_string(d.remote_queue) +
         " and remote terminal " + std::to_string(d.remote_terminal) + " does not fit the TOQ");
   }
+  cq_cycle c;
+  c.enqueue = true;
+  c.descriptor = d;
+  record(queue, c);
   if (!m_queues[queue]->enqueue(d)) {
     ++enqueue_refused;
     return false;
   }
   m_agenda.push(sc_core::sc_time_stamp(), action{});
   return true;
+}
+
+void tni::reset_queue(uint32_t q) {
+  m_queues[q]->reset_pointers();
+  if (m_recording) m_record_closed[q] = true;
 }
 
 void tni::send_message(const message& m) {
@@ -203,6 +214,9 @@ void tni::finish_put() {
   ++messages_sent;
   if (m_put.queue == no_queue) return;
   m_queues[m_put.queue]->retire();
+  cq_cycle c;
+  c.retire = true;
+  record(m_put.queue, c);
   if (m_queue_client) m_queue_client->on_put_done(m_put.queue, m_put.d);
 }
 
@@ -277,6 +291,10 @@ void tni::apply_notice() {
       SC_REPORT_ERROR(name(), "an arriving put designates a command queue that is not open");
     } else {
       m_queues[n.fields.queue]->advance_scheduling(n.fields.sps);
+      cq_cycle c;
+      c.sps_valid = true;
+      c.sps = n.fields.sps;
+      record(n.fields.queue, c);
     }
   }
   if (n.fields.from_queue) {

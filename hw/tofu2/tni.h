@@ -107,7 +107,12 @@ class tni final : public nic {
   bool enqueue(uint32_t queue, const toq_descriptor& d);
   const command_queue& queue(uint32_t q) const { return *m_queues[q]; }
   // MPI_Request_free: queue q's pointers go back to 0 (it must be empty).
-  void reset_queue(uint32_t q) { m_queues[q]->reset_pointers(); }
+  void reset_queue(uint32_t q);
+  // Records every request to every queue from now on, one cq_cycle each (enqueues a full TOQ
+  // refused included), until the queue is reset: a stimulus the co-simulation replays
+  // (`bcastsim run --record-unit-inputs`, tb/cosim/cq_replay.h).
+  void record_queues() { m_recording = true; }
+  const std::vector<cq_cycle>& recorded(uint32_t q) const { return m_recorded[q]; }
   uint32_t open_queues() const { return static_cast<uint32_t>(m_queues.size()); }
   void set_queue_client(tni_client* c) { m_queue_client = c; }
 
@@ -118,6 +123,7 @@ class tni final : public nic {
   size_t queued_messages() const override { return m_messages.size(); }
   bool idle() const override;
   bool describe_stall(std::ostream& os) const override;
+  // The queues open now (the family opens them before tracing starts) and the engine.
   void trace(const tlm_net::trace_window& window, const std::string& prefix) override;
 
   tlm::tlm_sync_enum nb_transport_fw(uint32_t, tlm_net::packet& p, tlm::tlm_phase& ph,
@@ -193,6 +199,13 @@ class tni final : public nic {
   sc_core::sc_event m_wakeup;
   tlm_net::timed_queue<action> m_agenda;
   std::unique_ptr<trace_mirror> m_trace;
+  bool m_recording = false;
+  std::vector<std::vector<cq_cycle>> m_recorded;  // [queue] while recording
+  std::vector<bool> m_record_closed;              // [queue] reset: its recording ended
+  void record(uint32_t q, const cq_cycle& c) {
+    if (!m_recording || m_record_closed[q]) return;
+    m_recorded[q].push_back(c);
+  }
 };
 
 }  // namespace bcastsim::hw::tofu2

@@ -256,6 +256,12 @@ int run_seeds(const command_options& o, unit_model model, const seed_range& seed
 }  // namespace
 
 int run_command(const command_options& o, std::ostream& out, std::ostream& err) {
+  if (o.block == "tofu2-cq") return run_cq_command(o, out, err);
+  if (o.block != "bcast-unit") {
+    err << "bcastsim: error: --block '" << o.block
+        << "' is not a co-simulated block; allowed: bcast-unit, tofu2-cq\n";
+    return 2;
+  }
   unit_model model{};
   seed_range seeds;
   if (const int code = check_options(o, model, seeds, err)) return code;

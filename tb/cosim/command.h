@@ -23,6 +23,7 @@ inline constexpr uint64_t max_random_cycles = 100000000;
 inline constexpr uint64_t max_seeds = 10000;
 
 struct command_options {
+  std::string block = "bcast-unit";  // or tofu2-cq (Tofu2's command queue, cq_command.cpp)
   std::string dut = "systemc";
   uint64_t seed = 1;
   std::string seeds;                  // "A-B" (or "A"): a seed range; empty: --seed alone
@@ -35,5 +36,7 @@ struct command_options {
 };
 
 int run_command(const command_options& o, std::ostream& out, std::ostream& err);
+// --block tofu2-cq: the same options (--tolerance-cycles aside: the lock step is exact).
+int run_cq_command(const command_options& o, std::ostream& out, std::ostream& err);
 
 }  // namespace bcastsim::tb::cosim

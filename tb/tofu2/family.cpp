@@ -1,7 +1,9 @@
 #include "tb/tofu2/family.h"
 
 #include "hw/tofu2/command_queue.h"
+#include "tb/atomic_file.h"
 #include "tb/config.h"
+#include "tb/cosim/cq_replay.h"
 #include "tb/fabric.h"
 #include "tb/format.h"
 #include "tb/simulation.h"
@@ -73,6 +75,7 @@ class instance final : public offload_instance {
   }
 
   void attach(fabric& fab) override;
+  void finish() override;
   // A TNI serves one rank's queues and notices: two ranks of a node wanting it is refused.
   void claim(network::terminal_id t, uint32_t rank, algorithms::tofu2_algorithm a) {
     if (m_owner[t] != network::invalid_id && m_owner[t] != rank) {
@@ -117,8 +120,9 @@ class instance final : public offload_instance {
  private:
   offload_context m_ctx;
   settings m_settings;
-  std::vector<hw::tofu2::tni*> m_tnis;                        // [terminal]
-  std::vector<uint32_t> m_owner;                              // [terminal] rank driving it
+  std::vector<hw::tofu2::tni*> m_tnis;       // [terminal]
+  std::vector<uint32_t> m_owner;             // [terminal] rank driving it
+  std::unique_ptr<atomic_file> m_recording;  // --record-unit-inputs: every queue's requests
   std::vector<std::unique_ptr<hw::tofu2::driver>> m_drivers;  // [rank]
 };
 
@@ -198,6 +202,13 @@ void instance::attach(fabric& fab) {
       requests[first.ranks[m]].push_back(std::move(req));
     }
   }
+  if (!m_ctx.record_inputs.empty()) {
+    // Opened here, written by finish(): a run that fails leaves no half-written recording.
+    m_recording = std::make_unique<atomic_file>(m_ctx.record_inputs, "--record-unit-inputs");
+    for (hw::tofu2::tni* t : m_tnis) {
+      if (t) t->record_queues();
+    }
+  }
   m_drivers.resize(ranks);
   const auto contexts = static_cast<uint32_t>(prog.context_instance.size());
   for (uint32_t r = 0; r < ranks; ++r) {
@@ -219,6 +230,25 @@ void instance::attach(fabric& fab) {
       if (m_owner[k] == r) m_tnis[k]->set_queue_client(m_drivers[r].get());
     }
   }
+}
+
+// One JSON line per queue asked anything (tb/cosim/cq_replay.h), for `bcastsim cosim --block
+// tofu2-cq`.
+void instance::finish() {
+  if (!m_recording) return;
+  for (const hw::tofu2::tni* t : m_tnis) {
+    if (!t) continue;
+    for (uint32_t q = 0; q < t->open_queues(); ++q) {
+      if (t->recorded(q).empty()) continue;  // a leaf's queue: nothing asked of it
+      cosim::cq_stimulus s;
+      s.name = std::string(t->basename()) + ".cq" + std::to_string(q);
+      s.mode = t->queue(q).mode();
+      s.entries = m_settings.tni.toq_entries;
+      s.cycles = t->recorded(q);
+      cosim::write_cq_stimulus(m_recording->stream(), s);
+    }
+  }
+  m_recording->commit();  // throws config_error naming the flag
 }
 
 // Per collective and repetition. Offload mode, from the ranks' call times (ps -> ns):

@@ -198,10 +198,11 @@ BOOST_AUTO_TEST_CASE(the_vcd_shows_the_queue_pointers) {
   bench t;
   tlm_net::trace_window w;
   w.file = vcd;
-  t.a->trace(w, "a");
-  t.b->trace(w, "b");
+  // Queues first: a TNI traces the queues open when tracing starts.
   const uint32_t qa = t.a->open_queue(queue_mode::normal);
   const uint32_t qb = t.b->open_queue(queue_mode::session);
+  t.a->trace(w, "a");
+  t.b->trace(w, "b");
   t.b->enqueue(qb, put(0, algorithms::toq_no_queue, 0, 100, 0));
   t.b->enqueue(qb, put(0, algorithms::toq_no_queue, 100, 100, 0));
   t.a->enqueue(qa, put(1, qb, 0, 100, 1));

@@ -4,6 +4,7 @@
 // consumer passing the scheduling pointer by one) must diverge. Label cosim; skipped, with the
 // reason, when the build has no Verilator.
 #include "algorithms/tofu2_bcast.h"
+#include "cli_runner.h"
 #include "network/placement.h"
 #include "network/torus.h"
 #include "tb/cosim/cq_lockstep.h"
@@ -132,4 +133,29 @@ BOOST_AUTO_TEST_CASE(the_rtl_pointers_wrap_at_two_to_the_32) {
     BOOST_TEST(r.ok, r.divergence);
     BOOST_TEST(r.coverage.retires > 1000u);  // the consumer passed 2^32 too
   }
+}
+
+// The CLI on a fabric run's recording (`bcastsim run --record-unit-inputs`): the RTL passes
+// every queue the run asked anything of; its fault build fails on the first relay queue whose
+// head waits, at the cycle of that queue's first enqueue.
+BOOST_AUTO_TEST_CASE(the_cli_replays_a_runs_queues_against_the_rtl) {
+  const std::string dir = test::fresh_dir();
+  const std::string rec = dir + "/cq.jsonl";
+  const test::outcome run = test::run_cli(
+      "run -q --out " + dir +
+      " --set topology.kind=torus --set topology.x=1 --set topology.y=1 --set topology.z=1"
+      " --set topology.terminals_per_node=4 --set job.ranks_per_node=1"
+      " --set collective.algorithm=tofu2-trinaryx3 --set tofu2.segments=8"
+      " --set collective.repeat=2 --record-unit-inputs " +
+      rec);
+  BOOST_TEST_REQUIRE(run.code == 0, run.output);
+  const test::outcome rtl = test::run_cli("cosim --block tofu2-cq --dut rtl --replay " + rec);
+  BOOST_TEST(rtl.code == 0, rtl.output);
+  BOOST_TEST(!test::contains(rtl.output, "FAIL"), rtl.output);
+  BOOST_TEST(test::contains(rtl.output, "SPS arrivals"), rtl.output);
+  const test::outcome fault =
+      test::run_cli("cosim --block tofu2-cq --dut rtl-fault-pass-scheduling --replay " + rec);
+  BOOST_TEST(fault.code == 1, fault.output);
+  BOOST_TEST(test::contains(fault.output, "FAIL after 1 cycles"), fault.output);
+  BOOST_TEST(test::contains(fault.output, "first divergence: cycle 0"), fault.output);
 }

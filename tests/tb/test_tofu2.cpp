@@ -204,8 +204,9 @@ BOOST_AUTO_TEST_CASE(bad_tofu2_input_exits_2_naming_the_key) {
   bad("tofu2-trinaryx3", {"topology.terminals_per_node=2"},
       "needs 3 TNIs per node: topology.terminals_per_node");
   bad("tofu2-trinaryx3", {"job.ranks_per_node=0"}, "job.ranks_per_node");
-  bad("tofu2-trinaryx3", {"tofu2.queues_per_tni=1", "collective.repeat=2",
-                          "collectives.0.root=0", "collectives.1.root=5"},
+  bad("tofu2-trinaryx3",
+      {"tofu2.queues_per_tni=1", "collective.repeat=2", "collectives.0.root=0",
+       "collectives.1.root=5"},
       "tofu2.queues_per_tni = 1 is too few");
   bad("tofu2-pipeline", {"job.ranks=13"},
       "must be 0 or 12 (the network's terminals in the first 1");
@@ -234,9 +235,8 @@ BOOST_AUTO_TEST_CASE(the_summary_shows_the_persistent_calls) {
 BOOST_AUTO_TEST_CASE(the_vcd_shows_the_queue_pointers_and_its_save_file_matches) {
   const std::string dir = fresh_dir();
   const std::string vcd = dir + "/tni.vcd";
-  const run_result r =
-      run_unit("tofu2-pipeline", {"tofu2.segments=4", "trace.blocks=nic_0,nic_16",
-                                  "collective.bytes=65536 --vcd " + vcd});
+  const run_result r = run_unit("tofu2-pipeline", {"tofu2.segments=4", "trace.blocks=nic_0,nic_16",
+                                                   "collective.bytes=65536 --vcd " + vcd});
   BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
   const test::vcd_summary v = test::read_vcd(vcd);
   std::set<std::string> declared;
@@ -262,4 +262,54 @@ BOOST_AUTO_TEST_CASE(the_vcd_shows_the_queue_pointers_and_its_save_file_matches)
     BOOST_TEST(declared.count(row.signal), "tni.gtkw shows " << row.signal << ", not in the VCD");
   BOOST_TEST(g.rows.size() == 2 * (3 + 4u));  // engine.busy, puts sent and received, 4 pointers
   BOOST_TEST(g.unclosed_groups == 0);
+}
+
+// `bcastsim run --record-unit-inputs` records what every TNI asked of its queues; `bcastsim
+// cosim --block tofu2-cq` replays it in lock step (here the twin against itself; the RTL and
+// its fault build: tests/tb/test_cosim_tofu2.cpp). Bad input exits 2.
+BOOST_AUTO_TEST_CASE(a_run_records_its_queues_and_the_cosim_replays_them) {
+  const std::string dir = fresh_dir();
+  const std::string rec = dir + "/cq.jsonl";
+  const run_result r = run_unit(
+      "tofu2-trinary", {"tofu2.segments=6", "collective.repeat=2 --record-unit-inputs " + rec});
+  BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+  std::ifstream in(rec);
+  std::string line;
+  uint64_t queues = 0, enqueues = 0;
+  while (std::getline(in, line)) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    BOOST_TEST(j["type"] == "tofu2_queue");
+    ++queues;
+    for (const nlohmann::json& c : j["cycles"]) enqueues += c.contains("enqueue") ? 1 : 0;
+  }
+  // The root's and the relays' queues (leaves enqueue nothing); every descriptor twice.
+  BOOST_TEST(queues > 1u);
+  BOOST_TEST(enqueues % 2 == 0u);
+  const std::string json = dir + "/cq.json";
+  const test::outcome self =
+      run_cli("cosim --block tofu2-cq --dut systemc --replay " + rec + " --json " + json);
+  BOOST_TEST(self.code == 0, self.output);
+  BOOST_TEST(contains(self.output, "PASS after"), self.output);
+  std::ifstream jin(json);
+  const nlohmann::json report = nlohmann::json::parse(jin);
+  BOOST_TEST(report["stimuli"].size() == queues);
+  uint64_t replayed = 0;
+  for (const nlohmann::json& s : report["stimuli"])
+    replayed += s["coverage"]["enqueues"].get<uint64_t>();
+  BOOST_TEST(replayed == enqueues);
+
+  const test::outcome block = run_cli("cosim --block tofu3 --replay " + rec);
+  BOOST_TEST(block.code == 2);
+  BOOST_TEST(contains(block.output, "allowed: bcast-unit, tofu2-cq"), block.output);
+  const test::outcome dut = run_cli("cosim --block tofu2-cq --dut rtl-fault-unfair");
+  BOOST_TEST(dut.code == 2);
+  BOOST_TEST(contains(dut.output, "is not a Tofu2 command queue model"), dut.output);
+  std::ofstream(dir + "/unit.jsonl") << "{\"type\":\"unit\",\"unit\":\"unit_0\"}\n";
+  const test::outcome wrong = run_cli("cosim --block tofu2-cq --replay " + dir + "/unit.jsonl");
+  BOOST_TEST(wrong.code == 2);
+  BOOST_TEST(contains(wrong.output, "line 1: not a Tofu2 queue recording"), wrong.output);
+  std::ofstream(dir + "/cut.jsonl") << "{\"type\":\"tofu2_queue\",\"queue\":\"q\"}\n";
+  const test::outcome cut = run_cli("cosim --block tofu2-cq --replay " + dir + "/cut.jsonl");
+  BOOST_TEST(cut.code == 2);
+  BOOST_TEST(contains(cut.output, "line 1"), cut.output);
 }
