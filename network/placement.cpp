@@ -77,7 +77,13 @@ placement::placement(const topology& topo, const placement_params& params) {
       const auto from =
           static_cast<uint32_t>(std::lower_bound(pool.begin(), pool.end(), first) - pool.begin());
       const uint32_t room = n - from;
-      if (ranks > room || room == 0) {
+      if (room == 0) {
+        throw std::invalid_argument("job.first_terminal = " + str(first) +
+                                    " leaves no terminal for a rank: the network's last of its" +
+                                    what + " is " + str(pool.empty() ? 0 : pool.back()) +
+                                    " (job.first_terminal must be at most that)");
+      }
+      if (ranks > room) {
         throw std::invalid_argument(
             "job.ranks = " + str(ranks) + " does not fit from job.first_terminal = " + str(first) +
             ": the network has " + str(n) + what + ", so job.ranks must be in [1, " + str(room) +

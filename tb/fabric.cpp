@@ -104,7 +104,9 @@ void fabric::make_traffic(const scenario& s, const network::topology& topo,
     // Terminals outside the job, to each other, until every rank holds the data.
     tp.mean_interarrival_ns = s.traffic.mean_interarrival_ns;
     for (uint32_t t = 0; t < nt; ++t) {
-      if (place.rank_of(t) == network::invalid_id) sources.push_back(t);
+      const bool used = std::any_of(offloads.begin(), offloads.end(),
+                                    [t](const auto& o) { return o->uses_terminal(t); });
+      if (place.rank_of(t) == network::invalid_id && !used) sources.push_back(t);
     }
     m_destinations.push_back(sources);
     stop_when = [&progress] { return progress.instances_done == progress.instances.size(); };

@@ -55,6 +55,9 @@ class offload_instance {
   virtual void attach(fabric& fab) = 0;
   // End of simulation (e.g. a recording to finish). Throws config_error.
   virtual void finish() {}
+  // A terminal without a rank that the family's hardware uses (Tofu2: a rank's other TNIs):
+  // background traffic leaves it alone.
+  virtual bool uses_terminal(network::terminal_id /*t*/) const { return false; }
 
   // Packet conservation: the family's blocks take packets out of the network (delivered)
   // and put copies in (injected).

@@ -215,6 +215,9 @@ void host::complete(uint32_t i) {
   if (o.kind == op_kind::send) {
     message m;
     m.dst = m_place.terminal_of(o.peer);
+    // A lane's message goes to the peer's same lane (Tofu2: fragment f from TNI f to TNI f).
+    if (o.lane > 0 && m_lane_terminals != nullptr && o.lane <= (*m_lane_terminals)[o.peer].size())
+      m.dst = (*m_lane_terminals)[o.peer][o.lane - 1u];
     m.bytes = o.bytes;
     m.buf_offset = o.offset;
     m.tag = o.tag;
@@ -246,7 +249,9 @@ void host::complete(uint32_t i) {
   }
 }
 
-void host::add_lanes(std::vector<nic*> lanes, const std::vector<uint32_t>* rank_of_terminal) {
+void host::add_lanes(std::vector<nic*> lanes, const std::vector<uint32_t>* rank_of_terminal,
+                     const std::vector<std::vector<network::terminal_id>>* lane_terminals) {
+  m_lane_terminals = lane_terminals;
   for (nic* n : lanes) n->set_client(this);
   m_lanes.insert(m_lanes.end(), lanes.begin(), lanes.end());
   m_rank_of_terminal = rank_of_terminal;

@@ -108,9 +108,11 @@ class host final : public sc_core::sc_module, public nic_client {
 
   // Persistent offload calls (the agent outlives the simulation).
   void set_offload_agent(offload_agent* agent) { m_agent = agent; }
-  // More NICs for this rank's sends (op::lane k >= 1 goes on lanes[k - 1]); their messages
-  // come from their terminals, which `rank_of_terminal` (outliving the host) maps to ranks.
-  void add_lanes(std::vector<nic*> lanes, const std::vector<uint32_t>* rank_of_terminal);
+  // More NICs for this rank (op::lane k >= 1 sends on lanes[k - 1], to the peer's lane k,
+  // (*lane_terminals)[peer][k - 1]); messages come from their terminals, which
+  // `rank_of_terminal` maps to ranks. Both tables outlive the host.
+  void add_lanes(std::vector<nic*> lanes, const std::vector<uint32_t>* rank_of_terminal,
+                 const std::vector<std::vector<network::terminal_id>>* lane_terminals);
   // Spends `ns` of this host's CPU after what is booked; returns when it is done.
   sc_core::sc_time spend_cpu(double ns) { return use_cpu(ns); }
   // When the CPU is free of what is booked (e.g. computation overlapping an MPI_Start).
@@ -205,6 +207,7 @@ class host final : public sc_core::sc_module, public nic_client {
   offload_agent* m_agent = nullptr;                 // runs the persistent offload calls
   std::vector<nic*> m_lanes;                        // op::lane k >= 1: m_lanes[k - 1]
   const std::vector<uint32_t>* m_rank_of_terminal = nullptr;  // with lanes: senders' ranks
+  const std::vector<std::vector<network::terminal_id>>* m_lane_terminals = nullptr;
   std::vector<bool> m_gate_open;      // [context]; empty: no offload hardware, no gate
   std::vector<uint32_t> m_gated;      // offload ops waiting for their gate
   std::vector<arrived> m_unexpected;  // messages in, not matched, in order

@@ -78,7 +78,6 @@ struct tni_params {
   uint64_t seed = 1;
 };
 
-// Hears of the TNI's local completions (the TCQ).
 // Hears of the TNI's command-queue puts: the TCQ (local completions) and the MRQ (arrivals).
 class tni_client {
  public:

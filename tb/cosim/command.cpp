@@ -255,6 +255,14 @@ int run_seeds(const command_options& o, unit_model model, const seed_range& seed
 
 }  // namespace
 
+bool parse_seed_range(const std::string& text, uint64_t& first, uint64_t& last) {
+  seed_range r;
+  if (!parse_seeds(text, r)) return false;
+  first = r.first;
+  last = r.last;
+  return true;
+}
+
 int run_command(const command_options& o, std::ostream& out, std::ostream& err) {
   if (o.block == "tofu2-cq") return run_cq_command(o, out, err);
   if (o.block != "bcast-unit") {

@@ -36,6 +36,8 @@ struct command_options {
 };
 
 int run_command(const command_options& o, std::ostream& out, std::ostream& err);
+// "A-B" or "A", A <= B, at most max_seeds seeds; false otherwise.
+bool parse_seed_range(const std::string& text, uint64_t& first, uint64_t& last);
 // --block tofu2-cq: the same options (--tolerance-cycles aside: the lock step is exact).
 int run_cq_command(const command_options& o, std::ostream& out, std::ostream& err);
 

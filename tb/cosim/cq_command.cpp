@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <ostream>
 
@@ -49,7 +51,11 @@ int report_line(std::ostream& out, const std::string& name, cq_model dut,
   return code;
 }
 
-std::string vcd_of(const command_options& o, const std::string& name) {
+// A file name from a stimulus's name (a replay's queue names are the file's to choose).
+std::string vcd_of(const command_options& o, std::string name) {
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.') c = '_';
+  }
   return o.vcd_dir.empty() ? "" : o.vcd_dir + "/cq_dut_" + name + ".rtl.vcd";
 }
 
@@ -75,20 +81,10 @@ int run_cq_command(const command_options& o, std::ostream& out, std::ostream& er
     return 2;
   }
   uint64_t first = o.seed, last = o.seed;
-  if (!o.seeds.empty()) {
-    const size_t dash = o.seeds.find('-');
-    try {
-      size_t used = 0;
-      first = std::stoull(o.seeds.substr(0, dash), &used);
-      last = dash == std::string::npos ? first : std::stoull(o.seeds.substr(dash + 1));
-      if (o.seeds.find_first_not_of("0123456789-") != std::string::npos || last < first ||
-          last - first >= max_seeds)
-        throw std::invalid_argument("range");
-    } catch (const std::exception&) {
-      err << "bcastsim: error: --seeds '" << o.seeds << "' is not a seed range; allowed: A-B or "
-          << "A with 0 <= A <= B < 2^64 and at most " << max_seeds << " seeds\n";
-      return 2;
-    }
+  if (!o.seeds.empty() && !parse_seed_range(o.seeds, first, last)) {
+    err << "bcastsim: error: --seeds '" << o.seeds << "' is not a seed range; allowed: A-B or A "
+        << "with 0 <= A <= B < 2^64 and at most " << max_seeds << " seeds\n";
+    return 2;
   }
   if (!o.vcd_dir.empty()) {
     std::error_code ec;

@@ -76,6 +76,9 @@ class instance final : public offload_instance {
 
   void attach(fabric& fab) override;
   void finish() override;
+  bool uses_terminal(network::terminal_id t) const override {
+    return t < m_owner.size() && m_owner[t] != network::invalid_id;
+  }
   // A TNI serves one rank's queues and notices: two ranks of a node wanting it is refused.
   void claim(network::terminal_id t, uint32_t rank, algorithms::tofu2_algorithm a) {
     if (m_owner[t] != network::invalid_id && m_owner[t] != rank) {
@@ -120,8 +123,9 @@ class instance final : public offload_instance {
  private:
   offload_context m_ctx;
   settings m_settings;
-  std::vector<hw::tofu2::tni*> m_tnis;       // [terminal]
-  std::vector<uint32_t> m_owner;             // [terminal] rank driving it
+  std::vector<hw::tofu2::tni*> m_tnis;                     // [terminal]
+  std::vector<uint32_t> m_owner;                           // [terminal] rank driving it
+  std::vector<std::vector<network::terminal_id>> m_lanes;  // [rank] its TNIs 1, 2, ...
   std::unique_ptr<atomic_file> m_recording;  // --record-unit-inputs: every queue's requests
   std::vector<std::unique_ptr<hw::tofu2::driver>> m_drivers;  // [rank]
 };
@@ -164,10 +168,13 @@ void instance::attach(fabric& fab) {
       for (uint32_t f = 0; f < plan.fragments; ++f) {
         const network::terminal_id t = tni_terminal(m_ctx.topo, terminals[m], f);
         if (t == network::invalid_id) {
-          throw config_error("topology.terminals_per_node",
-                             std::string(algorithms::to_string(a)) + " needs " +
-                                 std::to_string(plan.fragments) +
-                                 " TNIs per node: topology.terminals_per_node at least that");
+          // The key that sets a node's terminals (its TNIs) in this topology kind.
+          const std::string key = m_ctx.s.topology_kind == "torus" ? "topology.terminals_per_node"
+                                  : m_ctx.s.topology_kind == "dragonfly" ? "topology.p"
+                                                                         : "topology.file";
+          throw config_error(key, std::string(algorithms::to_string(a)) + " needs " +
+                                      std::to_string(plan.fragments) + " TNIs per node (router): " +
+                                      key + " must give every node at least that many terminals");
         }
         claim(t, first.ranks[m], a);
         if (m_tnis[t]->open_queues() >= m_settings.tni.queues) {
@@ -202,11 +209,27 @@ void instance::attach(fabric& fab) {
       requests[first.ranks[m]].push_back(std::move(req));
     }
   }
+  if (!m_ctx.record_inputs.empty() && !m_settings.options.offload) {
+    throw config_error("--record-unit-inputs",
+                       "--record-unit-inputs records the TNIs' command queues, which "
+                       "tofu2.mode = host does not use; record an offload run (tofu2.mode = "
+                       "offload)");
+  }
   if (!m_ctx.record_inputs.empty()) {
     // Opened here, written by finish(): a run that fails leaves no half-written recording.
     m_recording = std::make_unique<atomic_file>(m_ctx.record_inputs, "--record-unit-inputs");
     for (hw::tofu2::tni* t : m_tnis) {
       if (t) t->record_queues();
+    }
+  }
+  // Every rank's TNIs beyond its own, so a host-progressed fragment f lands on TNI f.
+  m_lanes.assign(ranks, {});
+  for (uint32_t r = 0; r < ranks; ++r) {
+    const network::terminal_id own = m_ctx.place.terminal_of(r);
+    for (uint32_t f = 1;; ++f) {
+      const network::terminal_id k = tni_terminal(m_ctx.topo, own, f);
+      if (k == network::invalid_id || k == own || m_owner[k] != r) break;
+      m_lanes[r].push_back(k);
     }
   }
   m_drivers.resize(ranks);
@@ -220,12 +243,8 @@ void instance::attach(fabric& fab) {
     // The rank's TNIs, its own first: their queues' notices go to its driver, and its
     // host-progressed sends of fragment f leave from TNI f (op::lane).
     std::vector<hw::nic*> lanes;
-    for (uint32_t f = 1;; ++f) {
-      const network::terminal_id k = tni_terminal(m_ctx.topo, m_ctx.place.terminal_of(r), f);
-      if (k == network::invalid_id || k == m_ctx.place.terminal_of(r) || m_owner[k] != r) break;
-      lanes.push_back(m_tnis[k]);
-    }
-    h.add_lanes(lanes, &m_owner);
+    for (const network::terminal_id k : m_lanes[r]) lanes.push_back(m_tnis[k]);
+    h.add_lanes(lanes, &m_owner, &m_lanes);
     for (network::terminal_id k = 0; k < m_owner.size(); ++k) {
       if (m_owner[k] == r) m_tnis[k]->set_queue_client(m_drivers[r].get());
     }

@@ -202,12 +202,14 @@ BOOST_AUTO_TEST_CASE(bad_tofu2_input_exits_2_naming_the_key) {
   bad("tofu2-pipeline", {"tofu2.segments=0"}, "tofu2.segments");
   bad("tofu2-pipeline", {"tofu2.descriptor_ns=-1"}, "tofu2.descriptor_ns");
   bad("tofu2-trinaryx3", {"topology.terminals_per_node=2"},
-      "needs 3 TNIs per node: topology.terminals_per_node");
+      "needs 3 TNIs per node (router): topology.terminals_per_node must give");
   bad("tofu2-trinaryx3", {"job.ranks_per_node=0"}, "job.ranks_per_node");
   bad("tofu2-trinaryx3",
       {"tofu2.queues_per_tni=1", "collective.repeat=2", "collectives.0.root=0",
        "collectives.1.root=5"},
       "tofu2.queues_per_tni = 1 is too few");
+  bad("tofu2-trinaryx3", {"tofu2.mode=host", "job.ranks=12 --record-unit-inputs /tmp/x.jsonl"},
+      "tofu2.mode = host does not use");
   bad("tofu2-pipeline", {"job.ranks=13"},
       "must be 0 or 12 (the network's terminals in the first 1");
 }
@@ -312,4 +314,16 @@ BOOST_AUTO_TEST_CASE(a_run_records_its_queues_and_the_cosim_replays_them) {
   const test::outcome cut = run_cli("cosim --block tofu2-cq --replay " + dir + "/cut.jsonl");
   BOOST_TEST(cut.code == 2);
   BOOST_TEST(contains(cut.output, "line 1"), cut.output);
+}
+
+// Background traffic runs between terminals outside the job, which leaves out the ranks'
+// other TNIs: the host baseline receives fragments 1 and 2 on them.
+BOOST_AUTO_TEST_CASE(background_traffic_leaves_the_ranks_tnis_alone) {
+  for (const std::string mode : {"host", "offload"}) {
+    const run_result r = run_unit(
+        "tofu2-trinaryx3",
+        {"tofu2.mode=" + mode, "traffic.kind=background", "traffic.mean_interarrival_ns=2000"});
+    BOOST_TEST_REQUIRE(r.out.code == 0, mode << ": " << r.out.output);
+    BOOST_TEST(r.result["collective"]["ranks_complete"] == 12);
+  }
 }
