@@ -32,6 +32,7 @@ FIELDS = [
     ("global_packets", ("traversals", "global", "packets")),
     ("packet_hops", ("perf", "packet_hops")),
     ("wall_s", ("perf", "wall_s")),
+    ("sim_time_ns", ("sim_time_ns",)),
     # collective.algorithm: ragasa (empty for the other algorithms)
     ("setup_ns", ("ragasa", "setup", "setup_ns")),
     ("mini_packets", ("ragasa", "setup", "mini_packets")),
