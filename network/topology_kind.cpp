@@ -1,6 +1,7 @@
 #include "network/topology_kind.h"
 
 #include "network/dragonfly.h"
+#include "network/galaxyfly.h"
 #include "network/graph_topology.h"
 #include "network/torus.h"
 
@@ -13,6 +14,7 @@ const std::vector<topology_kind>& topology_kinds() {
   static const std::vector<topology_kind> kinds = {
       dragonfly_kind(),
       torus_kind(),
+      galaxyfly_kind(),
       graph_kind(),
   };
   return kinds;

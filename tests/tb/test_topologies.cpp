@@ -99,7 +99,7 @@ BOOST_AUTO_TEST_CASE(keys_of_another_kind_are_refused_naming_it) {
   BOOST_TEST(contains(o.output, "topology.file"));
   o = run_cli("run --set topology.kind=ring");
   BOOST_TEST(o.code == 2);
-  BOOST_TEST(contains(o.output, "allowed: dragonfly, torus, graph"));
+  BOOST_TEST(contains(o.output, "allowed: dragonfly, torus, galaxyfly, graph"));
 }
 
 BOOST_AUTO_TEST_CASE(a_dragonfly_as_a_graph_file_runs_and_analyzes_identically) {
