@@ -98,21 +98,22 @@ void galaxyfly::wire_local_links() {
   }
 }
 
-// Raw global index k = t*h + j < L*D of supernode s carries link k / D to nb(s)[k % D]; its
-// peer is the same link number at s's index among the neighbour's neighbours. Indices past
-// L*D would give some neighbours one more link than others: left unused.
+// Raw global index k = t*h + j < L*D of supernode s carries link k / D to the neighbour in
+// slot k % D of s's wiring order (wiring_slot: intra-cluster neighbours first); its peer is
+// the same link number at s's slot in the neighbour's order. Indices past L*D would give some
+// neighbours one more link than others: left unused.
 void galaxyfly::wire_global_links() {
-  const uint32_t degree = m_graph.degree();
-  const uint32_t used = m_links_per_pair * degree;
+  m_intra = m_graph.degree() - (m_graph.n() - 1);
   for (group_id s = 0; s < m_graph.size(); ++s) {
     const std::vector<uint32_t>& nb = m_graph.neighbours(s);
-    for (uint32_t raw = 0; raw < used; ++raw) {
-      const uint32_t k = raw / degree;
-      const group_id u = nb[raw % degree];
-      const global_link_end here = gateway_by_index(s, raw % degree, k);
-      const global_link_end there = gateway_by_index(u, m_graph.neighbour_index(u, s), k);
-      m_ports[here.router][here.port] = {port_info::kind::router, galaxyfly_classes::global,
-                                         there.router, there.port};
+    for (uint32_t i = 0; i < nb.size(); ++i) {
+      const group_id u = nb[i];
+      for (uint32_t k = 0; k < m_links_per_pair; ++k) {
+        const global_link_end here = gateway_by_index(s, i, k);
+        const global_link_end there = gateway_by_index(u, m_graph.neighbour_index(u, s), k);
+        m_ports[here.router][here.port] = {port_info::kind::router, galaxyfly_classes::global,
+                                           there.router, there.port};
+      }
     }
   }
 }

@@ -109,8 +109,19 @@ class galaxyfly final : public topology {
   }
   // The same, u given by its position in graph().neighbours(s).
   global_link_end gateway_by_index(group_id s, uint32_t index, uint32_t k) const {
-    const uint32_t raw = k * m_graph.degree() + index;
+    const uint32_t raw = k * m_graph.degree() + wiring_slot(s, index);
     return {s * m_a + raw / m_params.h, first_global_port() + raw % m_params.h};
+  }
+  // Where the neighbour at `index` of graph().neighbours(s) (ascending) stands in s's wiring
+  // order: its intra-cluster neighbours first, then its inter-cluster ones, each ascending.
+  // The paper's a = 2 wiring (Lei et al. 2.2: router 0 takes the intra-cluster links, router 1
+  // the inter-cluster ones) is this order when h = h_s = h_g; with q = 1 there are no
+  // intra-cluster links and the order is the ascending one, the dragonfly's.
+  uint32_t wiring_slot(group_id s, uint32_t index) const {
+    const uint32_t lower = m_graph.cluster_of(s);  // one neighbour in each other cluster
+    if (index < lower) return m_intra + index;
+    if (index < lower + m_intra) return index - lower;
+    return index;
   }
 
  private:
@@ -122,6 +133,7 @@ class galaxyfly final : public topology {
   uint32_t m_a = 0;  // copy of params.a, read by the inline group_of()
   galaxy_graph m_graph;
   uint32_t m_links_per_pair = 0;
+  uint32_t m_intra = 0;  // intra-cluster neighbours of every supernode, (q - delta) / 2
   uint32_t m_diameter = 2;
 };
 
