@@ -1,6 +1,7 @@
 #include "algorithms/registry.h"
 
 #include "algorithms/allgather.h"
+#include "algorithms/galaxy_a2a.h"
 #include "algorithms/mpich_bcast.h"
 #include "algorithms/topology_aware.h"
 
@@ -149,6 +150,31 @@ std::vector<algorithm_info> build_registry() {
        delivery::exactly_once,
        {},
        collective_kind::allgather});
+  // Router-level all-to-all broadcasts (algorithms/galaxy_a2a.h): the routers' engines move
+  // one packet of `bytes` per router; the hosts only start them and receive the blocks.
+  for (const galaxy_algorithm a :
+       {galaxy_algorithm::sfata, galaxy_algorithm::rfata, galaxy_algorithm::a2a}) {
+    static const char* const what[] = {
+        "supernode-first all-to-all broadcast among the routers (Zhuang et al., SFATA)",
+        "router-first all-to-all broadcast among the routers (Zhuang et al., RFATA)",
+        "dragonfly all-to-all broadcast among the routers (Xiang and Ju, A2A)"};
+    all.push_back({to_string(a),
+                   {},
+                   std::string(what[static_cast<int>(a)]) +
+                       "; the routers' collective engines forward; one rank per router" +
+                       (a == galaxy_algorithm::a2a ? "" : ", the root's supernode collects"),
+                   [](const collective_request& req) {
+                     if (!req.topo || !req.place)
+                       throw std::invalid_argument(
+                           "a router-level all-to-all broadcast needs "
+                           "the topology");
+                     return galaxy_schedule(*req.topo, *req.place, req.bytes);
+                   },
+                   delivery::hardware,
+                   "galaxy",
+                   collective_kind::allgather,
+                   a != galaxy_algorithm::a2a});
+  }
   return all;
 }
 

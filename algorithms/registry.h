@@ -47,6 +47,9 @@ struct algorithm_info {
   // A broadcast's request: root and buffer bytes. An allgather's: bytes per rank (its
   // schedule's buffer is num_ranks * bytes, rank r holding block r before; root unused).
   collective_kind kind = collective_kind::broadcast;
+  // An allgather whose root still matters (the router-level all-to-all broadcasts collect
+  // in the root's supernode); other allgathers ignore it.
+  bool allgather_has_root = false;
 };
 
 // Every algorithm bcastsim knows, in registration order.

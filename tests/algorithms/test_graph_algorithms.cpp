@@ -54,10 +54,14 @@ void check_every_algorithm(const network::topology& topo) {
   while (power_of_two * 2 <= n) power_of_two *= 2;
   const network::placement block =
       test::make_placement(topo, network::placement_kind::contiguous, power_of_two);
+  // The router-level all-to-all broadcasts need one rank on every router.
+  network::placement_params one;
+  one.per_router = 1;
+  const network::placement per_router(topo, one);
   for (const algorithm_info& a : algorithms::algorithms()) {
     for (const network::placement& place : places) {
       const bool rd = a.name == "scatter-rd-allgather" || a.name == "allgather-rd";
-      const network::placement& job = rd ? block : place;
+      const network::placement& job = a.offload == "galaxy" ? per_router : rd ? block : place;
       for (uint32_t root = 0; root < job.num_ranks(); ++root) {
         BOOST_TEST_CONTEXT(a.name << " on " << topo.describe() << ", " << job.num_ranks()
                                   << " ranks, root " << root) {

@@ -53,7 +53,8 @@ BOOST_AUTO_TEST_CASE(every_algorithm_verifies_on_the_torus) {
           const verify_result v =
               verify_schedule(a.make({&t, &place, n, root, k_bytes}), a.contract);
           BOOST_TEST(v.ok, (v.errors.empty() ? std::string() : v.errors.front()));
-          BOOST_TEST(v.messages >= n - 1u);
+          // The router-level all-to-all broadcasts move no host messages: the engines do.
+          if (a.offload != "galaxy") BOOST_TEST(v.messages >= n - 1u);
         }
       }
     }

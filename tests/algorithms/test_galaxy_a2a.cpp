@@ -1,0 +1,164 @@
+// algorithms/galaxy_a2a: the router-level all-to-all broadcasts' plans (SFATA, RFATA, A2A):
+// the paper's RPC example, every router receiving every origin, redundancy, causality (a
+// transfer's sender holds its origins when it sends), one-hop transfers, bad input.
+#include "algorithms/galaxy_a2a.h"
+#include "network/dragonfly.h"
+#include "network/galaxyfly.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include "fixtures.h"
+
+#include <set>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+using namespace bcastsim;
+using namespace bcastsim::algorithms;
+using bcastsim::test::make_dragonfly;
+
+namespace {
+
+network::galaxyfly make_galaxyfly(uint32_t n, uint32_t q, uint32_t a, uint32_t h) {
+  network::galaxyfly_params gp;
+  gp.n = n;
+  gp.q = q;
+  gp.a = a;
+  gp.p = 1;
+  gp.h = h;
+  return network::galaxyfly(gp);
+}
+
+// Replays the plan in its logical order: every sender holds what it sends, every transfer
+// crosses one link, and the plan's own account (received, redundant, complete) is right.
+void check_plan(const network::topology& topo, const galaxy_plan& plan) {
+  const uint32_t n = topo.num_routers();
+  std::vector<std::set<uint32_t>> hold(n);
+  for (uint32_t r = 0; r < n; ++r) hold[r].insert(r);
+  std::vector<uint32_t> received(n, 0), redundant(n, 0);
+  for (const galaxy_transfer& t : plan.transfers) {
+    BOOST_TEST_REQUIRE(t.count > 0u);
+    bool adjacent = false;
+    for (uint32_t p = 0; p < topo.radix(t.from); ++p) {
+      const network::port_info& pi = topo.port(t.from, p);
+      adjacent |= pi.peer_kind == network::port_info::kind::router && pi.peer == t.to;
+    }
+    BOOST_TEST_REQUIRE(adjacent, "transfer " << t.from << " -> " << t.to << " is not one hop");
+    if (t.after_all) BOOST_TEST_REQUIRE(hold[t.from].size() == n);
+    for (uint32_t i = t.first; i < t.first + t.count; ++i) {
+      const uint32_t o = plan.origins[i];
+      BOOST_TEST_REQUIRE(hold[t.from].count(o) == 1u,
+                         "router " << t.from << " sends " << o << " before holding it");
+      ++received[t.to];
+      if (!hold[t.to].insert(o).second) ++redundant[t.to];
+    }
+  }
+  uint32_t complete = 0;
+  for (uint32_t r = 0; r < n; ++r) complete += hold[r].size() == n ? 1 : 0;
+  BOOST_TEST(complete == n);
+  BOOST_TEST(plan.complete_routers == n);
+  BOOST_TEST(received == plan.received, boost::test_tools::per_element());
+  BOOST_TEST(redundant == plan.redundant, boost::test_tools::per_element());
+  for (uint32_t r = 0; r < n; ++r) BOOST_TEST(received[r] - redundant[r] == n - 1);
+}
+
+}  // namespace
+
+// The paper's Figure 3: RPC({R1..R8}, R4) sends R2 and R7 to R4, R1 and R3 to R2, R5 and R8
+// to R7; the paper sends R6 to R5 where the upper-median rule takes R6 as {R5, R6}'s
+// collector (R5 -> R6), an equal-cost leaf.
+BOOST_AUTO_TEST_CASE(rpc_reproduces_the_papers_figure_3) {
+  const std::vector<uint32_t> routers = {1, 2, 3, 4, 5, 6, 7, 8};
+  const auto edges = galaxy_rpc_edges(routers, 4);
+  const std::set<std::pair<uint32_t, uint32_t>> got(edges.begin(), edges.end());
+  const std::set<std::pair<uint32_t, uint32_t>> want = {{1, 2}, {3, 2}, {2, 4}, {5, 6},
+                                                        {6, 7}, {8, 7}, {7, 4}};
+  BOOST_TEST(got == want);
+  BOOST_TEST(edges.size() == 7u);
+  // Post-order: a collector sends only after everything under it.
+  BOOST_TEST((edges.back() == std::pair<uint32_t, uint32_t>{7, 4}));
+}
+
+BOOST_AUTO_TEST_CASE(bfs_follows_the_papers_figure_4) {
+  // Galaxyfly(3, 5, a=1): supernode i is router i. From S8 (7) the paper sends S1, S4, S13 to
+  // S5; S3, S6, S14 to S7; S2, S10, S15 to S9; S11 to S12 (ids one less).
+  const network::galaxyfly g = make_galaxyfly(3, 5, 1, 4);
+  const galaxy_bfs t = galaxy_bfs_tree(galaxy_view::of(g), 7);
+  const std::vector<std::pair<uint32_t, std::vector<uint32_t>>> want = {
+      {4, {0, 3, 12}}, {6, {2, 5, 13}}, {8, {1, 9, 14}}, {11, {10}}};
+  for (const auto& [x, children] : want) {
+    BOOST_TEST(t.parent[x] == 7u);
+    for (uint32_t y : children) BOOST_TEST(t.parent[y] == x, "S" << y + 1);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(every_router_receives_every_origin_on_galaxyfly) {
+  const std::vector<std::array<uint32_t, 4>> shapes = {{3, 5, 4, 1}, {4, 5, 4, 2}, {4, 5, 5, 1},
+                                                       {4, 7, 4, 2}, {3, 5, 8, 1}, {3, 4, 3, 2},
+                                                       {2, 9, 3, 2}};
+  for (const auto& [n, q, a, h] : shapes) {
+    const network::galaxyfly g = make_galaxyfly(n, q, a, h);
+    const galaxy_view v = galaxy_view::of(g);
+    for (uint32_t root : {0u, 7u % (n * q), n * q - 1}) {
+      BOOST_TEST_CONTEXT("Galaxyfly(" << n << "," << q << "," << a << ") root " << root) {
+        const galaxy_plan sf = make_galaxy_plan(galaxy_algorithm::sfata, v, root);
+        check_plan(g, sf);
+        BOOST_TEST(sf.redundant_total() == 0u);  // the paper's Theorem 5
+        const galaxy_plan rf = make_galaxy_plan(galaxy_algorithm::rfata, v, root);
+        check_plan(g, rf);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a2a_on_dragonfly_has_no_redundant_packets) {
+  for (const auto& [g, a, h] :
+       std::vector<std::array<uint32_t, 3>>{{9, 4, 2}, {3, 20, 1}, {4, 28, 1}}) {
+    const network::dragonfly df = make_dragonfly(g, a, 1, h);
+    const galaxy_view v = galaxy_view::of(df);
+    const galaxy_plan plan = make_galaxy_plan(galaxy_algorithm::a2a, v, 0);
+    check_plan(df, plan);
+    BOOST_TEST(plan.redundant_total() == 0u);
+    // Every foreign packet crosses exactly one global link.
+    uint64_t global = 0;
+    for (const galaxy_transfer& t : plan.transfers)
+      if (v.group_of[t.from] != v.group_of[t.to]) global += t.count;
+    BOOST_TEST(global == uint64_t{g} * (g - 1) * a);
+    // SFATA and RFATA run on a dragonfly too (a Galaxyfly with q = 1).
+    check_plan(df, make_galaxy_plan(galaxy_algorithm::sfata, v, 1));
+    check_plan(df, make_galaxy_plan(galaxy_algorithm::rfata, v, 1));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(rfata_is_router_first) {
+  // After RFATA's first phase every router holds its supernode's packets: the first
+  // transfers that leave a supernode come after those that stay in it, supernode by supernode.
+  const network::galaxyfly g = make_galaxyfly(3, 5, 4, 1);
+  const galaxy_view v = galaxy_view::of(g);
+  const galaxy_plan rf = make_galaxy_plan(galaxy_algorithm::rfata, v, 7);
+  const uint32_t a = 4;
+  size_t i = 0;
+  for (; i < rf.transfers.size() &&
+         v.group_of[rf.transfers[i].from] == v.group_of[rf.transfers[i].to];
+       ++i) {
+  }
+  // 15 supernodes x (RPC + RPD) of 4 routers: 15 x 2 x 3 transfers, all local.
+  BOOST_TEST(i == 15u * 2 * (a - 1));
+  const galaxy_plan sf = make_galaxy_plan(galaxy_algorithm::sfata, v, 7);
+  BOOST_TEST(sf.transfers.size() < rf.transfers.size());
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_is_refused) {
+  const network::dragonfly df = make_dragonfly(5, 4, 1, 1);  // a*h = 4 = g - 1
+  const galaxy_view v = galaxy_view::of(df);
+  BOOST_CHECK_THROW(make_galaxy_plan(galaxy_algorithm::sfata, v, 5), std::invalid_argument);
+  // g < a*h + 1 with one link per pair is fine; a Galaxyfly with q > 1 is not complete.
+  const network::galaxyfly g = make_galaxyfly(3, 5, 4, 1);
+  try {
+    make_galaxy_plan(galaxy_algorithm::a2a, galaxy_view::of(g), 0);
+    BOOST_FAIL("a2a on a Galaxyfly with q > 1 was accepted");
+  } catch (const std::invalid_argument& e) {
+    BOOST_TEST(std::string(e.what()).find("every pair of groups") != std::string::npos);
+  }
+}
