@@ -401,6 +401,10 @@ nlohmann::json analyze_scenario(const config& cfg) {
     r["traversals"][p.topo->class_name(k)] = {{"packets", t.packets[k]},
                                               {"messages", t.messages[k]}};
   }
+  if (family && family->analyze) {
+    nlohmann::json own = family->analyze(s, *p.topo, *p.place, p.prog);
+    if (!own.empty()) r[family->name] = std::move(own);
+  }
   r["hops_avg"] =
       t.deliveries ? static_cast<double>(t.routers) / static_cast<double>(t.deliveries) : 0.0;
   r["perf"] = {

@@ -43,7 +43,8 @@ std::string family_reason(const std::string& key, const std::vector<std::string>
 
 bool is_allgather(const std::string& algorithm) {
   try {
-    return algorithms::find_algorithm(algorithm).kind == algorithms::collective_kind::allgather;
+    const algorithms::algorithm_info& info = algorithms::find_algorithm(algorithm);
+    return info.kind == algorithms::collective_kind::allgather && !info.allgather_has_root;
   } catch (const std::exception&) {
     return false;  // an unknown algorithm is refused later
   }

@@ -2,6 +2,7 @@
 
 #include "algorithms/registry.h"
 #include "tb/config.h"
+#include "tb/galaxy/family.h"
 #include "tb/ragasa/family.h"
 #include "tb/tofu2/family.h"
 
@@ -14,6 +15,7 @@ const std::vector<offload_family>& offload_families() {
   static const std::vector<offload_family> families = {
       ragasa::family(),
       tofu2::family(),
+      galaxy::family(),
   };
   return families;
 }

@@ -128,6 +128,12 @@ struct offload_family {
   void (*check_hardware)(const scenario& s, const network::topology& topo,
                          const network::placement& place,
                          const algorithms::program& prog) = nullptr;
+  // `bcastsim analyze`: the family's own account of the scenario's collectives, without
+  // SystemC (e.g. galaxy: its plan's deliveries and redundant packets), under its name in
+  // analyze's result; an empty object: nothing to add. Throws config_error. nullptr: none.
+  nlohmann::json (*analyze)(const scenario& s, const network::topology& topo,
+                            const network::placement& place,
+                            const algorithms::program& prog) = nullptr;
 };
 
 // Every registered family.

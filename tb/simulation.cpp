@@ -77,17 +77,18 @@ void add_block_stats(nlohmann::json& out, const Blocks& blocks) {
 namespace {
 
 // A fabric of the smallest dragonfly with a block of every kind the algorithm adds: two
-// groups of one router, one terminal each, one rank, background traffic.
+// groups of one router, one terminal each, one rank, background traffic; `every_terminal`:
+// a rank on each terminal and no traffic (an algorithm that needs a rank on every router).
 struct probe {
-  explicit probe(const std::string& name, const std::string& algorithm)
+  probe(const std::string& name, const std::string& algorithm, bool every_terminal = false)
       : s(make_scenario([&] {
           config cfg;
           cfg.set("topology.a", "1");
           cfg.set("topology.p", "1");
           cfg.set("topology.h", "1");
           cfg.set("job.placement", "contiguous");  // a terminal left for a generator
-          cfg.set("job.ranks", "1");
-          cfg.set("traffic.kind", "background");
+          cfg.set("job.ranks", every_terminal ? "0" : "1");
+          cfg.set("traffic.kind", every_terminal ? "none" : "background");
           cfg.set("collective.algorithm", algorithm);
           return cfg;
         }())),
@@ -128,7 +129,8 @@ void list_statistics(std::ostream& os) {
   for (const offload_family& f : offload_families()) {
     for (const algorithms::algorithm_info& a : algorithms::algorithms()) {
       if (a.offload != f.name) continue;
-      const probe with("probe_" + f.name, a.name);
+      const bool every_terminal = a.kind == algorithms::collective_kind::allgather;
+      const probe with("probe_" + f.name, a.name, every_terminal);
       for (const auto& o : with.fab.offloads) o->list_statistics(show);
       break;
     }

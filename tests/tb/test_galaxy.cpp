@@ -1,0 +1,174 @@
+// Router-level all-to-all broadcasts in whole runs (collective.algorithm: sfata, rfata, a2a):
+// every router's engine ends holding every origin (and every rank every block: the watchdog
+// checks it, exit 1 otherwise); the simulated redundancy equals the plan's; the paper's
+// metrics are consistent with the per-router figures; `analyze` gives the plan's account
+// without SystemC; runs are deterministic; bad input exits 2 naming the key.
+//
+// Every case runs the real binary (one SystemC design per process).
+#include "cli_runner.h"
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace bcastsim;
+using test::contains;
+using test::fresh_dir;
+using test::run_cli;
+
+namespace {
+
+struct run_result {
+  test::outcome out;
+  nlohmann::json result;  // null unless the run exited 0
+};
+
+std::string args_of(const std::vector<std::string>& sets) {
+  std::string a;
+  for (const std::string& s : sets) a += " --set " + s;
+  return a;
+}
+
+const std::vector<std::string> k_galaxyfly = {"topology.kind=galaxyfly", "topology.n=3",
+                                              "topology.q=5", "topology.a=4", "topology.h=1"};
+
+// Galaxyfly(3, 5, 4) with h = 1 unless `shape` says otherwise, one rank per router, 160-B
+// packets; `sets` come last.
+run_result run_galaxy(const std::string& command, const std::string& algorithm,
+                      const std::vector<std::string>& sets = {},
+                      const std::vector<std::string>& shape = k_galaxyfly) {
+  std::vector<std::string> all = shape;
+  for (const char* s : {"topology.p=1", "job.ranks_per_node=1", "collective.bytes=160"})
+    all.push_back(s);
+  all.push_back("collective.algorithm=" + algorithm);
+  all.insert(all.end(), sets.begin(), sets.end());
+  const std::string dir = fresh_dir();
+  run_result r;
+  r.out = run_cli(command + " -q --out " + dir + args_of(all));
+  if (r.out.code == 0) {
+    std::ifstream in(dir + (command == "analyze" ? "/analyze.json" : "/result.json"));
+    BOOST_REQUIRE_MESSAGE(in.good(), "no result in " << dir << ": " << r.out.output);
+    r.result = nlohmann::json::parse(in);
+  }
+  return r;
+}
+
+double num(const nlohmann::json& j) {
+  return j.get<double>();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(sfata_and_rfata_deliver_every_origin_to_every_router) {
+  for (const std::string a : {"sfata", "rfata"}) {
+    for (const std::string root : {"0", "28", "59"}) {
+      BOOST_TEST_CONTEXT(a << " root " << root) {
+        const run_result r = run_galaxy("run", a, {"collective.root=" + root});
+        BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+        const nlohmann::json& g = r.result["galaxy"];
+        BOOST_TEST(num(g["success_rate"]) == 1.0);
+        BOOST_TEST(num(g["failure_rate"]) == 0.0);
+        BOOST_TEST(g["routers"] == 60);
+        // The root rank's router (rank r sits on router r) picks the root supernode.
+        BOOST_TEST(g["root_supernode"] == std::stoi(root) / 4);
+        // What the engines counted is what the plan said, and each router got 59 origins.
+        BOOST_TEST(g["redundant_packets"] == g["plan_redundant_packets"]);
+        uint64_t received = 0;
+        double max = 0, min = 1e300, sum = 0;
+        for (const nlohmann::json& row : g["per_router"]) {
+          BOOST_TEST(row["held"] == 60);
+          BOOST_TEST(row["received"].get<uint64_t>() - row["redundant"].get<uint64_t>() == 59u);
+          received += row["received"].get<uint64_t>();
+          max = std::max(max, num(row["complete_ns"]));
+          min = std::min(min, num(row["complete_ns"]));
+          sum += num(row["complete_ns"]);
+          // A router holds its supernode's packets no later than all of them.
+          BOOST_TEST(num(row["router_time_ns"]) <= num(row["complete_ns"]));
+        }
+        BOOST_TEST(received == g["packets_sent"].get<uint64_t>());
+        BOOST_TEST(num(g["max_time_ns"]) == max);
+        BOOST_TEST(num(g["min_time_ns"]) == min);
+        BOOST_TEST(num(g["avg_time_ns"]) == sum / 60, boost::test_tools::tolerance(1e-9));
+        BOOST_TEST(num(g["avg_channel_utilization"]) > 0.0);
+        BOOST_TEST(num(g["avg_channel_utilization"]) < 1.0);
+        // The hosts' view: the last rank holds every block when the last router does.
+        BOOST_TEST(num(r.result["collectives"][0]["completion_ns"]) == max,
+                   boost::test_tools::tolerance(1e-9));
+        if (a == "sfata") BOOST_TEST(g["redundant_packets"] == 0);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(rfata_collects_its_supernode_first) {
+  const run_result sf = run_galaxy("run", "sfata", {"collective.root=28"});
+  const run_result rf = run_galaxy("run", "rfata", {"collective.root=28"});
+  BOOST_TEST_REQUIRE(sf.out.code == 0, sf.out.output);
+  BOOST_TEST_REQUIRE(rf.out.code == 0, rf.out.output);
+  // RouterTime: RFATA gathers a supernode's packets before anything else.
+  BOOST_TEST(num(rf.result["galaxy"]["router_time_ns"]) <
+             num(sf.result["galaxy"]["router_time_ns"]) / 4);
+  BOOST_TEST(num(rf.result["galaxy"]["avg_redundant_packets"]) > 0.0);
+}
+
+BOOST_AUTO_TEST_CASE(a2a_runs_on_a_dragonfly) {
+  const std::vector<std::string> df = {"topology.kind=dragonfly", "topology.g=3", "topology.a=20",
+                                       "topology.h=1"};
+  const run_result r = run_galaxy("run", "a2a", {}, df);
+  BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+  BOOST_TEST(num(r.result["galaxy"]["success_rate"]) == 1.0);
+  BOOST_TEST(r.result["galaxy"]["redundant_packets"] == 0);
+  // Every foreign packet crosses one global link: 3 groups x 2 others x 20 packets.
+  BOOST_TEST(r.result["traversals"]["global"]["packets"] == 120);
+  // On a Galaxyfly with q > 1 some supernodes are not joined: refused, naming the key.
+  const run_result bad = run_galaxy("run", "a2a");
+  BOOST_TEST(bad.out.code == 2);
+  BOOST_TEST(contains(bad.out.output, "collective.algorithm"));
+  BOOST_TEST(contains(bad.out.output, "every pair of groups"));
+}
+
+BOOST_AUTO_TEST_CASE(analyze_gives_the_plans_account) {
+  const run_result a = run_galaxy("analyze", "rfata", {"collective.root=28"});
+  BOOST_TEST_REQUIRE(a.out.code == 0, a.out.output);
+  const run_result r = run_galaxy("run", "rfata", {"collective.root=28"});
+  BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+  const nlohmann::json& g = a.result["galaxy"];
+  BOOST_TEST(g["every_router_receives_every_origin"] == true);
+  BOOST_TEST(g["redundant_packets"] == r.result["galaxy"]["redundant_packets"]);
+  BOOST_TEST(g["packets"] == r.result["galaxy"]["packets_sent"]);
+  BOOST_TEST(g["global_packets"] == r.result["traversals"]["global"]["packets"]);
+}
+
+BOOST_AUTO_TEST_CASE(runs_are_deterministic) {
+  const run_result a = run_galaxy("run", "rfata", {"collective.root=13"});
+  const run_result b = run_galaxy("run", "rfata", {"collective.root=13"});
+  BOOST_TEST_REQUIRE(a.out.code == 0, a.out.output);
+  BOOST_TEST(a.result["galaxy"] == b.result["galaxy"]);
+  BOOST_TEST(a.result["sim_time_ns"] == b.result["sim_time_ns"]);
+}
+
+BOOST_AUTO_TEST_CASE(bad_input_names_the_key) {
+  struct bad {
+    std::vector<std::string> sets;
+    std::string says;
+  };
+  const std::vector<bad> cases = {
+      {{"job.ranks_per_node=2", "topology.p=2"}, "one rank on every router"},
+      {{"collective.bytes=0"}, "collective.bytes"},
+      {{"collective.bytes=100000000"}, "collective.bytes"},
+      {{"collective.repeat=2"}, "collective.repeat"},
+      {{"galaxy.engine_ns=-1"}, "galaxy.engine_ns"},
+      {{"topology.q=6"}, "topology.q"},
+  };
+  for (const bad& c : cases) {
+    BOOST_TEST_CONTEXT(args_of(c.sets)) {
+      const run_result r = run_galaxy("run", "sfata", c.sets);
+      BOOST_TEST(r.out.code == 2, r.out.output);
+      BOOST_TEST(contains(r.out.output, c.says), r.out.output);
+    }
+  }
+}
