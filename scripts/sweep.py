@@ -50,6 +50,16 @@ FIELDS = [
     ("tofu2_completion_ns", ("tofu2", "completion_ns")),
     ("tofu2_bandwidth_gb_per_s", ("tofu2", "bandwidth_gb_per_s")),
     ("tofu2_enqueue_refused", ("tofu2", "enqueue_refused")),
+    # collective.algorithm: sfata, rfata, a2a (the paper's metrics, Zhuang et al. 5.2)
+    ("galaxy_avg_time_ns", ("galaxy", "avg_time_ns")),
+    ("galaxy_max_time_ns", ("galaxy", "max_time_ns")),
+    ("galaxy_min_time_ns", ("galaxy", "min_time_ns")),
+    ("galaxy_avg_redundant_packets", ("galaxy", "avg_redundant_packets")),
+    ("galaxy_router_time_ns", ("galaxy", "router_time_ns")),
+    ("galaxy_avg_channel_utilization", ("galaxy", "avg_channel_utilization")),
+    ("galaxy_success_rate", ("galaxy", "success_rate")),
+    ("galaxy_failure_rate", ("galaxy", "failure_rate")),
+    ("galaxy_root_supernode", ("galaxy", "root_supernode")),
 ]
 
 

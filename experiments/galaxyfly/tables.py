@@ -1,0 +1,161 @@
+#!/usr/bin/python3
+"""The Galaxyfly experiment's tables (experiments/galaxyfly/README.md) from results/*.csv,
+beside the paper's Tables 2-5 (Zhuang et al. 2023; the paper's time unit is printed as us).
+Means over the root supernodes (every supernode collects once). Python standard library."""
+import csv
+import os
+import sys
+
+D = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
+SHAPES = [(3, 5, 4), (4, 5, 4), (4, 5, 5), (4, 7, 4), (3, 5, 8)]
+DRAGONFLY = {(3, 5, 4): (3, 20), (4, 5, 4): (4, 20), (4, 5, 5): (4, 25), (4, 7, 4): (4, 28),
+             (3, 5, 8): (3, 40)}
+# The paper's Tables 3-5: AvgTime, MaxTime, MinTime, AvgPacket, RouterTime, AvgChannel (%).
+PAPER = {
+    "sfata": [(34100, 56500, 8500, 0.0, 27366.7, 5.69), (43700, 73700, 9700, 0.0, 35057.5, 5.72),
+              (62400, 92900, 12900, 0.0, 52587, 5.65), (57300, 101300, 117000, 0.0, 46030.4, 5.73),
+              (91600, 132900, 24900, 0.0, 82947.5, 4.73)],
+    "rfata": [(44920, 67400, 14600, 1.0, 2440, 4.02), (56925, 87000, 17000, 2.333, 2310, 3.97),
+              (82000, 112600, 22600, 1.2, 3160, 3.80), (71735.7, 115800, 19000, 0.643, 2096.43, 4.01),
+              (137213, 178700, 48300, 1.0, 8006.67, 2.95)],
+    "a2a": [(14295, 21900, 1800, 0.0, None, 12.99), (18080, 28200, 1800, 0.0, None, 13.21),
+            (24696, 34800, 2200, 0.0, None, 13.52), (28896.4, 39000, 2500, 0.0, None, 13.62),
+            (38997.5, 55900, 3800, 0.0, None, 10.53)],
+}
+METRICS = ["galaxy_avg_time_ns", "galaxy_max_time_ns", "galaxy_min_time_ns",
+           "galaxy_avg_redundant_packets", "galaxy_router_time_ns", "galaxy_avg_channel_utilization"]
+
+
+def rows(name):
+    path = os.path.join(D, name + ".csv")
+    if not os.path.exists(path):
+        sys.exit(f"{path} is missing: run experiments/galaxyfly/run.sh first")
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def mean(rs, key):
+    return sum(float(r[key]) for r in rs) / len(rs)
+
+
+def ours(shape, algorithm, ps="160"):
+    if algorithm == "a2a":
+        g, a = DRAGONFLY[shape]
+        rs = [r for r in rows(f"df-{g}-{a}") if r["collective.bytes"] == ps]
+    else:
+        rs = [r for r in rows("gf-%d-%d-%d" % shape)
+              if r["collective.algorithm"] == algorithm and r["collective.bytes"] == ps]
+    assert rs and all(r["exit"] == "0" for r in rs)
+    return [mean(rs, m) for m in METRICS], len(rs)
+
+
+def fmt(v, unit):
+    if v is None:
+        return "-"
+    return {"ns": f"{v / 1000:,.2f}", "n": f"{v:.3f}", "%": f"{100 * v:.2f}"}[unit]
+
+
+def table(algorithm):
+    names = ["AvgTime (us)", "MaxTime (us)", "MinTime (us)", "AvgPacket", "RouterTime (us)",
+             "AvgChannel (%)"]
+    units = ["ns", "ns", "ns", "n", "ns", "%"]
+    head = [f"({n},{q},{a})" if algorithm != "a2a" else "(%d,%d)" % DRAGONFLY[(n, q, a)]
+            for n, q, a in SHAPES]
+    print(f"\n{algorithm.upper()} (ours | paper)\n")
+    print("| metric | " + " | ".join(head) + " |")
+    print("|---|" + "---|" * len(head))
+    got = [ours(s, algorithm) for s in SHAPES]
+    for i, (name, unit) in enumerate(zip(names, units)):
+        cells = []
+        for k in range(len(SHAPES)):
+            p = PAPER[algorithm][k][i]
+            paper = "-" if p is None else (f"{p:g}" if unit != "%" else f"{p:.2f}")
+            cells.append(f"{fmt(got[k][0][i], unit)} \\| {paper}")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    print("| runs (roots) | " + " | ".join(str(g[1]) for g in got) + " |")
+
+
+def success():
+    print("\nSuccessRate over every shape, algorithm, PS and root (the paper's Table 2: 100 %)\n")
+    print("| PS | SFATA runs | SFATA SuccessRate | RFATA runs | RFATA SuccessRate | A2A runs | A2A SuccessRate |")
+    print("|---|---|---|---|---|---|---|")
+    for ps in ["160", "320", "640", "1280"]:
+        cells = []
+        for alg in ["sfata", "rfata", "a2a"]:
+            rs = []
+            if alg == "a2a":
+                for g, a in DRAGONFLY.values():
+                    rs += [r for r in rows(f"df-{g}-{a}") if r["collective.bytes"] == ps]
+            else:
+                for n, q, a in SHAPES + [(4, 7, 5)]:
+                    rs += [r for r in rows(f"gf-{n}-{q}-{a}")
+                           if r["collective.algorithm"] == alg and r["collective.bytes"] == ps]
+            ok = sum(1 for r in rs if r["exit"] == "0" and float(r["galaxy_success_rate"]) == 1.0)
+            cells += [str(len(rs)), f"{100 * ok / len(rs):.0f} %"]
+        print(f"| {ps} B | " + " | ".join(cells) + " |")
+
+
+def checks():
+    print("\nThe issue's claims, PS 160 B, means over roots\n")
+    print("| shape | RFATA/SFATA MaxTime | RFATA/SFATA RouterTime | A2A MaxTime / min(SFATA, RFATA) |")
+    print("|---|---|---|---|")
+    for s in SHAPES:
+        sf, rf, aa = ours(s, "sfata")[0], ours(s, "rfata")[0], ours(s, "a2a")[0]
+        print(f"| {s} | {rf[1] / sf[1]:.3f} | {rf[4] / sf[4]:.3f} | {aa[1] / min(sf[1], rf[1]):.3f} |")
+
+
+def sizes():
+    print("\nMaxTime (us) by packet size, means over roots\n")
+    print("| shape | algorithm | 160 B | 320 B | 640 B | 1280 B |")
+    print("|---|---|---|---|---|---|")
+    for s in SHAPES:
+        for alg in ["sfata", "rfata", "a2a"]:
+            cells = [fmt(ours(s, alg, ps)[0][1], "ns") for ps in ["160", "320", "640", "1280"]]
+            print(f"| {s} | {alg} | " + " | ".join(cells) + " |")
+
+
+def larger():
+    print("\nLarger shapes, PS 160 B, means over every root supernode (A2A: one run)\n")
+    print("| network | routers | algorithm | AvgTime (us) | MaxTime (us) | MinTime (us) | AvgPacket | RouterTime (us) | AvgChannel (%) | wall (s, mean) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for (n, q, a), (g, ga) in [((5, 9, 4), (5, 36)), ((7, 7, 8), (7, 56)), ((6, 13, 4), (6, 52))]:
+        for alg in ["sfata", "rfata"]:
+            rs = [r for r in rows(f"gf-{n}-{q}-{a}") if r["collective.algorithm"] == alg]
+            v = [mean(rs, m) for m in METRICS]
+            print(f"| Galaxyfly({n},{q},{a}) | {n * q * a} | {alg} | {fmt(v[0], 'ns')} | {fmt(v[1], 'ns')} | "
+                  f"{fmt(v[2], 'ns')} | {fmt(v[3], 'n')} | {fmt(v[4], 'ns')} | {fmt(v[5], '%')} | {mean(rs, 'wall_s'):.2f} |")
+        rs = rows(f"df-{g}-{ga}")
+        v = [mean(rs, m) for m in METRICS]
+        print(f"| dragonfly g={g} a={ga} | {g * ga} | a2a | {fmt(v[0], 'ns')} | {fmt(v[1], 'ns')} | "
+              f"{fmt(v[2], 'ns')} | {fmt(v[3], 'n')} | {fmt(v[4], 'ns')} | {fmt(v[5], '%')} | {mean(rs, 'wall_s'):.2f} |")
+
+
+def host():
+    if not os.path.exists(os.path.join(D, "host-gf-allgather.csv")):
+        return
+    print("\nHost-based collectives, one rank per router (80), completion (us)\n")
+    names = [("gf", "Galaxyfly(4,5,4) h=2, radix 6"), ("df20x4", "dragonfly g=20 a=4 h=5, radix 9"),
+             ("df4x20", "dragonfly g=4 a=20 h=1, radix 21")]
+    algs = ["allgather-ring", "allgather-bruck", "allgather-mpich", "binomial", "scatter-ring-allgather"]
+    print("| network | " + " | ".join(algs) + " | global packets (ring allgather) |")
+    print("|---|" + "---|" * (len(algs) + 1))
+    for key, label in names:
+        got = {}
+        for kind in ["allgather", "bcast"]:
+            for r in rows(f"host-{key}-{kind}"):
+                assert r["exit"] == "0"
+                got[r["collective.algorithm"]] = r
+        cells = [fmt(float(got[a]["completion_ns"]), "ns") for a in algs]
+        print(f"| {label} | " + " | ".join(cells) + f" | {got['allgather-ring']['global_packets']} |")
+    print("\n(allgathers 1 KiB per rank; broadcasts 64 KiB from rank 0)")
+
+
+if __name__ == "__main__":
+    success()
+    for alg in ["sfata", "rfata", "a2a"]:
+        table(alg)
+    checks()
+    sizes()
+    if os.path.exists(os.path.join(D, "gf-5-9-4.csv")):
+        larger()
+    host()
