@@ -172,3 +172,26 @@ BOOST_AUTO_TEST_CASE(bad_input_names_the_key) {
     }
   }
 }
+
+BOOST_AUTO_TEST_CASE(arrivals_say_which_origin_came_when) {
+  const run_result r = run_galaxy("run", "sfata", {"galaxy.report_arrivals=on"});
+  BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+  for (const nlohmann::json& row : r.result["galaxy"]["per_router"]) {
+    const nlohmann::json& a = row["arrivals"];
+    BOOST_TEST_REQUIRE(a.size() == 60u);   // each origin once: when the router first held it
+    BOOST_TEST(a[0][0] == row["router"]);  // its own packet, at the start
+    BOOST_TEST(num(a[0][1]) == 0.0);
+    std::vector<bool> seen(60, false);
+    double last = 0;
+    for (const nlohmann::json& e : a) {
+      BOOST_TEST(!seen[e[0].get<uint32_t>()]);
+      seen[e[0].get<uint32_t>()] = true;
+      BOOST_TEST(num(e[1]) >= last);  // in time order
+      last = num(e[1]);
+    }
+    BOOST_TEST(last == num(row["complete_ns"]));
+  }
+  // Off by default: the rows carry no arrivals.
+  const run_result plain = run_galaxy("run", "sfata");
+  BOOST_TEST(!plain.result["galaxy"]["per_router"][0].contains("arrivals"));
+}
