@@ -35,7 +35,8 @@ galaxy_view galaxy_view::of(const network::topology& topo) {
     v.group_of[r] = topo.group_of(r);
     v.members[v.group_of[r]].push_back(r);
   }
-  std::vector<uint32_t> local(v.routers, 0);  // [router] neighbours in its own group
+  std::vector<uint32_t> local(v.routers, 0);  // [router] distinct neighbours in its own group
+  std::vector<uint32_t> seen(v.routers, network::invalid_id);  // [peer] last router counting it
   for (uint32_t r = 0; r < v.routers; ++r) {
     const uint32_t g = v.group_of[r];
     std::vector<gateway>& nb = v.neighbours[g];
@@ -44,7 +45,8 @@ galaxy_view galaxy_view::of(const network::topology& topo) {
       if (pi.peer_kind != port_info::kind::router) continue;
       const uint32_t h = v.group_of[pi.peer];
       if (h == g) {
-        ++local[r];
+        if (seen[pi.peer] != r && pi.peer != r) ++local[r];  // parallel links count once
+        seen[pi.peer] = r;
         continue;
       }
       // Routers and ports are visited in order: the first link found is the lowest.
@@ -57,7 +59,6 @@ galaxy_view galaxy_view::of(const network::topology& topo) {
     if (v.members[g].empty())
       throw std::invalid_argument("supernode (group) " + std::to_string(g) + " has no router");
     for (uint32_t r : v.members[g]) {
-      // Parallel local links would count twice; a fully connected group has at least a - 1.
       if (local[r] + 1 < v.members[g].size())
         throw std::invalid_argument("the routers of supernode (group) " + std::to_string(g) +
                                     " are not fully connected; router-level all-to-all "
@@ -318,17 +319,29 @@ void a2a(executor& ex, const galaxy_view& v) {
     for (const galaxy_view::gateway& gw : v.neighbours[g])
       ex.send(gw.router, gw.peer, ex.group_set(g));
   }
+  // What each router received over its global links: group h's packets land at the other
+  // end of h's gateway link to g (which need not be g's own gateway to h).
+  std::vector<origin_set> foreign(v.routers, origin_set(v.routers));
+  for (uint32_t h = 0; h < groups; ++h) {
+    for (const galaxy_view::gateway& gw : v.neighbours[h]) foreign[gw.peer].unite(ex.group_set(h));
+  }
   for (uint32_t g = 0; g < groups; ++g) {
     for (uint32_t r : v.members[g]) {
-      origin_set foreign(v.routers);  // what r received over its global links
-      for (const galaxy_view::gateway& gw : v.neighbours[g]) {
-        if (gw.router == r) foreign.unite(ex.group_set(gw.group));
-      }
       for (uint32_t s : v.members[g]) {
-        if (s != r) ex.send(r, s, foreign);
+        if (s != r) ex.send(r, s, foreign[r]);
       }
     }
   }
+}
+
+// A plan that leaves a router without some origin is refused (a topology whose gateways the
+// algorithm's reading does not fit, e.g. a graph file).
+galaxy_plan checked(galaxy_plan plan) {
+  if (plan.complete_routers != plan.routers)
+    throw std::invalid_argument(std::to_string(plan.routers - plan.complete_routers) + " of " +
+                                std::to_string(plan.routers) +
+                                " routers would not receive every origin on this topology");
+  return plan;
 }
 
 }  // namespace
@@ -341,7 +354,7 @@ galaxy_plan make_galaxy_plan(galaxy_algorithm a, const galaxy_view& view, uint32
   executor ex(a, view, root_group);
   if (a == galaxy_algorithm::a2a) {
     a2a(ex, view);
-    return ex.finish();
+    return checked(ex.finish());
   }
   const galaxy_bfs t = galaxy_bfs_tree(view, root_group);
   if (t.order.size() != groups)
@@ -353,7 +366,7 @@ galaxy_plan make_galaxy_plan(galaxy_algorithm a, const galaxy_view& view, uint32
   } else {
     rfata(ex, view, t);
   }
-  return ex.finish();
+  return checked(ex.finish());
 }
 
 schedule galaxy_schedule(const network::topology& topo, const network::placement& place,

@@ -101,6 +101,15 @@ built build(const collective_spec& spec, const network::topology& topo,
   std::vector<network::terminal_id> terminals(m);
   for (uint32_t i = 0; i < m; ++i) terminals[i] = place.terminal_of(b.members[i]);
   const network::placement sub(topo, std::move(terminals));
+  // The root of a broadcast with one root, or of an allgather whose root matters.
+  const bool rooted =
+      b.algo->kind == collective_kind::allgather ? b.algo->allgather_has_root : !spec.all_roots;
+  if (rooted && spec.root >= m) {
+    const char* of =
+        spec.ranks.empty() ? " is not a rank of the job" : " is not a rank of the communicator";
+    throw program_error(key + ".root", key + ".root = " + std::to_string(spec.root) + of +
+                                           "; allowed: 0 .. " + std::to_string(m - 1));
+  }
   if (b.algo->kind == collective_kind::allgather) {
     component c;
     c.sched = make_part(*b.algo, topo, sub, 0, spec.bytes, relay, tofu2, key, b.messages);
@@ -120,12 +129,6 @@ built build(const collective_spec& spec, const network::topology& topo,
       b.parts.push_back(std::move(c));
     }
   } else {
-    if (spec.root >= m) {
-      const char* of =
-          spec.ranks.empty() ? " is not a rank of the job" : " is not a rank of the communicator";
-      throw program_error(key + ".root", key + ".root = " + std::to_string(spec.root) + of +
-                                             "; allowed: 0 .. " + std::to_string(m - 1));
-    }
     component c;
     c.sched = make_part(*b.algo, topo, sub, spec.root, spec.bytes, relay, tofu2, key, b.messages);
     b.buffer_bytes = spec.bytes;

@@ -516,6 +516,21 @@ scenario make_scenario(const config& cfg) {
   s.nic.seed = s.seed;
   s.nic.inject_buffer_bytes = s.router.vc_buffer_bytes[0];
   s.nic.eject_buffer_bytes = s.router.vc_buffer_bytes[0];
+  // One offload family per run: the fabric attaches the first one its collectives name.
+  const offload_family* first_family = nullptr;
+  for (size_t i = 0; i < s.collectives.size(); ++i) {
+    const offload_family* f = family_of_algorithm(s.collectives[i].algorithm);
+    if (f == nullptr || f == first_family) continue;
+    if (first_family == nullptr) {
+      first_family = f;
+      continue;
+    }
+    const std::string key = s.collective_keys[i] + ".algorithm";
+    throw config_error(key, key + " = " + s.collectives[i].algorithm + " needs the " + f->name +
+                                " hardware, but the run already uses " + first_family->name +
+                                "'s; a run holds one offload family; allowed: an algorithm of " +
+                                first_family->name + " or one the hosts run");
+  }
   for (const offload_family& f : offload_families()) {
     if (f.check) f.check(cfg, s);
   }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <memory>
 #include <ostream>
 
@@ -93,10 +94,10 @@ class instance final : public offload_instance, public hw::galaxy::engine_listen
     m_member_of_router.assign(routers, network::invalid_id);
     for (uint32_t m = 0; m < inst.ranks.size(); ++m)
       m_member_of_router[ctx.topo.router_of(ctx.place.terminal_of(inst.ranks[m]))] = m;
-    m_view = algorithms::galaxy_view::of(ctx.topo);
     const uint32_t root_router =
-        ctx.topo.router_of(ctx.place.terminal_of(inst.ranks[m_spec->root % inst.ranks.size()]));
+        ctx.topo.router_of(ctx.place.terminal_of(inst.ranks[m_spec->root]));
     try {
+      m_view = algorithms::galaxy_view::of(ctx.topo);
       m_plan = algorithms::make_galaxy_plan(algorithm(), m_view, m_view.group_of[root_router]);
     } catch (const std::invalid_argument& e) {
       const std::string key = ctx.s.collective_keys[inst.collective] + ".algorithm";
@@ -320,14 +321,23 @@ nlohmann::json instance::report() const {
     hi = std::max(hi, ns(m_complete[r]));
     lo = std::min(lo, ns(m_complete[r]));
   }
-  // AvgChannel: the router-to-router channels' busy time over MaxTime.
+  // AvgChannel: the time the engines' packets keep the router-to-router channels busy (one
+  // link each, the one the router takes to the neighbour), over the channels, over MaxTime.
+  // Other traffic in the run (background, other collectives) is not the algorithm's.
   double busy = 0;
   uint32_t channels = 0;
+  std::map<std::pair<uint32_t, uint32_t>, const tlm_net::link*> link_of;  // (router, port)
   for (size_t i = 0; i < m_fabric->links.size(); ++i) {
     const auto& [from, to] = m_fabric->link_ends[i];
     if (from.terminal || to.terminal) continue;
-    busy += static_cast<double>(m_fabric->links[i]->busy_ps.value) * 1e-3;
+    link_of[{from.id, from.port}] = m_fabric->links[i].get();
     ++channels;
+  }
+  for (const algorithms::galaxy_transfer& t : m_plan.transfers) {
+    const auto it = link_of.find({t.from, m_fabric->routers[t.from]->port_to(t.to)});
+    if (it != link_of.end())
+      busy += t.count *
+              it->second->serialisation(static_cast<uint32_t>(m_spec->bytes)).to_seconds() * 1e9;
   }
   const double n = routers;
   return {{"algorithm", m_spec->algorithm},
@@ -374,13 +384,14 @@ nlohmann::json analyze(const scenario& s, const network::topology& topo,
   for (const algorithms::instance_info& inst : prog.instances) {
     if (inst.algorithm->offload != "galaxy") continue;
     const algorithms::collective_spec& c = s.collectives[inst.collective];
-    const algorithms::galaxy_view v = algorithms::galaxy_view::of(topo);
-    const uint32_t root = topo.router_of(place.terminal_of(inst.ranks[c.root % inst.ranks.size()]));
+    const uint32_t root = topo.router_of(place.terminal_of(inst.ranks[c.root]));
     algorithms::galaxy_algorithm a = algorithms::galaxy_algorithm::sfata;
     if (c.algorithm == "rfata") a = algorithms::galaxy_algorithm::rfata;
     if (c.algorithm == "a2a") a = algorithms::galaxy_algorithm::a2a;
+    algorithms::galaxy_view v;
     algorithms::galaxy_plan plan;
     try {
+      v = algorithms::galaxy_view::of(topo);
       plan = algorithms::make_galaxy_plan(a, v, v.group_of[root]);
     } catch (const std::invalid_argument& e) {
       const std::string key = s.collective_keys[inst.collective] + ".algorithm";

@@ -4,6 +4,8 @@
 #include "algorithms/galaxy_a2a.h"
 #include "network/dragonfly.h"
 #include "network/galaxyfly.h"
+#include "network/graph_topology.h"
+#include "tests/network/graph_test_files.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -161,4 +163,41 @@ BOOST_AUTO_TEST_CASE(bad_input_is_refused) {
   } catch (const std::invalid_argument& e) {
     BOOST_TEST(std::string(e.what()).find("every pair of groups") != std::string::npos);
   }
+}
+
+// Graph files can break the readings' assumptions: parallel local links do not make a group
+// fully connected, and an A2A whose gateway links do not pair up (group 0's first link to
+// group 1 is 0-3, group 1's first to group 0 is 2-1) would leave routers short: both refused.
+BOOST_AUTO_TEST_CASE(graph_files_the_readings_do_not_fit_are_refused) {
+  const network::graph_test_files::scratch_dir dir;
+  const network::graph_topology path(dir.write("path.txt", R"(routers 3
+terminals_per_router 1
+class local 5.25 10 16384 1
+link 0 1 local
+link 0 1 local
+link 1 2 local
+link 1 2 local
+)"));
+  BOOST_CHECK_THROW(galaxy_view::of(path), std::invalid_argument);
+  const network::graph_topology crossed(dir.write("crossed.txt", R"(routers 4
+terminals_per_router 1
+class local 5.25 10 16384 1
+class global 4.7 100 32768 3
+group 0 0
+group 1 0
+group 2 1
+group 3 1
+link 0 1 local
+link 2 3 local
+link 0 3 global
+link 1 2 global
+)"));
+  const galaxy_view v = galaxy_view::of(crossed);
+  // Each group's gateway: group 0 holds 0-3 first, group 1 holds 2-1 first.
+  BOOST_TEST(v.find(0, 1)->router == 0u);
+  BOOST_TEST(v.find(1, 0)->router == 2u);
+  const galaxy_plan plan = make_galaxy_plan(galaxy_algorithm::a2a, v, 0);
+  check_plan(crossed, plan);  // complete: packets are forwarded from where they land
+  for (galaxy_algorithm a : {galaxy_algorithm::sfata, galaxy_algorithm::rfata})
+    check_plan(crossed, make_galaxy_plan(a, v, 1));
 }

@@ -42,8 +42,9 @@ run_result run_galaxy(const std::string& command, const std::string& algorithm,
                       const std::vector<std::string>& sets = {},
                       const std::vector<std::string>& shape = k_galaxyfly) {
   std::vector<std::string> all = shape;
-  for (const char* s : {"topology.p=1", "job.ranks_per_node=1", "collective.bytes=160"})
-    all.push_back(s);
+  const bool torus = std::find(shape.begin(), shape.end(), "topology.kind=torus") != shape.end();
+  if (!torus) all.push_back("topology.p=1");  // the torus has terminals_per_node instead
+  for (const char* s : {"job.ranks_per_node=1", "collective.bytes=160"}) all.push_back(s);
   all.push_back("collective.algorithm=" + algorithm);
   all.insert(all.end(), sets.begin(), sets.end());
   const std::string dir = fresh_dir();
@@ -163,6 +164,7 @@ BOOST_AUTO_TEST_CASE(bad_input_names_the_key) {
       {{"collective.repeat=2"}, "collective.repeat"},
       {{"galaxy.engine_ns=-1"}, "galaxy.engine_ns"},
       {{"topology.q=6"}, "topology.q"},
+      {{"collective.root=60"}, "collective.root = 60 is not a rank of the job"},
   };
   for (const bad& c : cases) {
     BOOST_TEST_CONTEXT(args_of(c.sets)) {
@@ -194,4 +196,44 @@ BOOST_AUTO_TEST_CASE(arrivals_say_which_origin_came_when) {
   // Off by default: the rows carry no arrivals.
   const run_result plain = run_galaxy("run", "sfata");
   BOOST_TEST(!plain.result["galaxy"]["per_router"][0].contains("arrivals"));
+}
+
+BOOST_AUTO_TEST_CASE(scenarios_the_engines_cannot_run_are_refused) {
+  // A torus's groups (12-node units) are not fully connected: exit 2 naming the key.
+  const run_result torus =
+      run_galaxy("run", "sfata", {}, {"topology.kind=torus", "topology.terminals_per_node=1"});
+  BOOST_TEST(torus.out.code == 2, torus.out.output);
+  BOOST_TEST(contains(torus.out.output, "collective.algorithm = sfata"), torus.out.output);
+  BOOST_TEST(contains(torus.out.output, "not fully connected"), torus.out.output);
+  const run_result analyzed =
+      run_galaxy("analyze", "sfata", {}, {"topology.kind=torus", "topology.terminals_per_node=1"});
+  BOOST_TEST(analyzed.out.code == 2, analyzed.out.output);
+  // One offload family per run: a Ragasa broadcast beside a galaxy one is refused.
+  const run_result mixed =
+      run_galaxy("run", "sfata",
+                 {"collectives.0.algorithm=sfata", "collectives.0.bytes=160",
+                  "collectives.1.algorithm=ragasa", "collectives.1.bytes=1024"});
+  BOOST_TEST(mixed.out.code == 2, mixed.out.output);
+  BOOST_TEST(contains(mixed.out.output, "collectives.1.algorithm = ragasa"), mixed.out.output);
+}
+
+BOOST_AUTO_TEST_CASE(avg_channel_counts_the_engines_packets_only) {
+  const run_result alone = run_galaxy("run", "sfata");
+  const run_result loaded = run_galaxy("run", "sfata", {"topology.p=2", "traffic.kind=background"});
+  BOOST_TEST_REQUIRE(alone.out.code == 0, alone.out.output);
+  BOOST_TEST_REQUIRE(loaded.out.code == 0, loaded.out.output);
+  // Background traffic slows the broadcast (MaxTime grows) but its own packets are not the
+  // algorithm's: utilisation falls or stays, never jumps (it was 0.65 when every busy
+  // picosecond counted).
+  const nlohmann::json& a = alone.result["galaxy"];
+  const nlohmann::json& b = loaded.result["galaxy"];
+  BOOST_TEST(num(b["avg_channel_utilization"]) <= num(a["avg_channel_utilization"]) + 1e-9);
+  // Alone: every engine packet crosses one link: its serialisation at the class's rate.
+  // 160 B at 5.25 GiB/s (local) or 4.7 GiB/s (global); 2700 local and 840 global crossings.
+  const double local_ns = 160 / (5.25 * 1.073741824), global_ns = 160 / (4.7 * 1.073741824);
+  const double busy = 2700 * local_ns + 840 * global_ns;
+  BOOST_TEST(alone.result["traversals"]["local"]["packets"] == 2700);
+  BOOST_TEST(alone.result["traversals"]["global"]["packets"] == 840);
+  BOOST_TEST(num(a["avg_channel_utilization"]) == busy / num(a["channels"]) / num(a["max_time_ns"]),
+             boost::test_tools::tolerance(1e-3));
 }
