@@ -1,6 +1,7 @@
 // Tofu 6D mesh/torus: ids and coordinates, port wiring (symmetry, classes, mesh ends),
 // errors, dimension-order routing (order, minimality, VC rule), deadlock freedom by the
 // dateline rule (channel dependency graphs), and the topology kind registry.
+#include "counting_new.h"
 #include "network/topology_kind.h"
 #include "network/torus.h"
 #include "routing_checks.h"
@@ -9,10 +10,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <map>
 #include <memory>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -21,24 +20,6 @@
 
 using namespace bcastsim::network;
 using namespace bcastsim::network::routing_checks;
-
-// Counts heap allocations, so a test can show route() makes none.
-namespace {
-uint64_t g_allocations = 0;
-}  // namespace
-
-void* operator new(std::size_t bytes) {
-  ++g_allocations;
-  if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
-  throw std::bad_alloc();
-}
-// Not inlined: GCC would otherwise see free() of a pointer from operator new and warn.
-[[gnu::noinline]] void operator delete(void* p) noexcept {
-  std::free(p);
-}
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace {
 
@@ -396,22 +377,9 @@ BOOST_AUTO_TEST_CASE(dor_takes_the_plus_direction_on_a_tie_and_vc1_after_the_dat
 BOOST_AUTO_TEST_CASE(dor_route_does_not_allocate) {
   const torus t = make(4, 4, 4, "z");
   const torus_dor_routing policy(t);
-  uint64_t hops = 0;
-  const uint64_t before = g_allocations;
-  for (terminal_id dst = 0; dst < t.num_terminals(); dst += 5) {
-    route_state state;
-    policy.init_state(3, dst, 0, state);
-    router_id at = t.router_of(3);
-    for (;;) {
-      const route_decision d = policy.route(at, dst, state, nullptr);
-      const port_info& pi = t.port(at, d.port);
-      if (pi.peer_kind != port_info::kind::router) break;
-      at = pi.peer;
-      ++hops;
-    }
-  }
-  BOOST_TEST(g_allocations == before);
-  BOOST_TEST(hops > 0u);
+  const counting_new::walk_count c = counting_new::route_from(t, policy, 3, 5);
+  BOOST_TEST(c.allocations == 0u);
+  BOOST_TEST(c.hops > 0u);
 }
 
 BOOST_AUTO_TEST_CASE(dateline_makes_single_rings_deadlock_free) {
