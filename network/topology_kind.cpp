@@ -3,6 +3,7 @@
 #include "network/dragonfly.h"
 #include "network/galaxyfly.h"
 #include "network/graph_topology.h"
+#include "network/myrinet.h"
 #include "network/torus.h"
 
 #include <stdexcept>
@@ -15,6 +16,7 @@ const std::vector<topology_kind>& topology_kinds() {
       dragonfly_kind(),
       torus_kind(),
       galaxyfly_kind(),
+      myrinet_kind(),
       graph_kind(),
   };
   return kinds;

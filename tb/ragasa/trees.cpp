@@ -57,11 +57,13 @@ unit_broadcasts plan_broadcasts(const network::topology& topo, const network::pl
   out.sources.resize(topo.num_routers());
   for (network::router_id r = 0; r < topo.num_routers(); ++r) {
     if (!topo.terminals_of(r).empty()) continue;
-    throw config_error("topology.file",
-                       "topology.file: router " + std::to_string(r) + " of " +
-                           topo.describe() + " has no terminal: a Bcast Unit is reached by routing toward a "
-                           "terminal of its router, so Ragasa needs one on every router; allowed: "
-                           "a host-based algorithm, or a terminal on every router");
+    // A graph file can change that; on a built-in kind (a Myrinet Clos's spines) only the
+    // algorithm can.
+    const std::string key = topo.kind() == "graph" ? "topology.file" : "collective.algorithm";
+    throw config_error(key, key + ": router " + std::to_string(r) + " of " + topo.describe() +
+                                " has no terminal: a Bcast Unit is reached by routing toward a "
+                                "terminal of its router, so Ragasa needs one on every router; "
+                                "allowed: a host-based algorithm, or a terminal on every router");
   }
   // [context]: the job ranks offloading in it, and the packets each offloads (as its NIC
   // cuts them: a zero-byte message is one packet).

@@ -61,7 +61,8 @@ BOOST_AUTO_TEST_CASE(run_default_prints_table_and_writes_result) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_exits_2_naming_the_key) {
-  expect_bad_input("run --set topology.nodes=3", "unknown key 'topology.nodes'");
+  expect_bad_input("run --set topology.nodez=3", "unknown key 'topology.nodez'");
+  expect_bad_input("run --set topology.nodes=3", "topology.nodes belongs to topology.kind myrinet");
   expect_bad_input("run --set topology.g=10", "topology.g = 10 is out of range");
   expect_bad_input("run --set topology.a=8 --set topology.h=2 --set topology.g=18", "topology.g");
   expect_bad_input("run --set router.vc_buffer_bytes.terminal=256", "cannot hold one packet");

@@ -1,4 +1,4 @@
-// Topology kinds through the whole program: the Tofu 6D torus and a graph file run every
+// Topology kinds through the whole program: the Tofu 6D torus, Myrinet and a graph file run every
 // broadcast algorithm end to end (the run's own checks: every rank holds every byte, every
 // packet delivered, credits home), results are keyed by the kind's link classes, keys of
 // one kind are refused for another, and a dragonfly written as a graph file simulates and
@@ -28,10 +28,15 @@ nlohmann::json run_ok(const std::string& command, const std::string& args) {
   return read_json_file(dir + (command == "analyze" ? "/analyze.json" : "/result.json"));
 }
 
+const std::set<std::string> torus_classes = {"terminal", "x", "y", "z", "a", "b", "c"};
+
 // Every broadcast delivers every byte to every rank (run_scenario fails otherwise).
-void every_algorithm_on(const std::string& shape, uint32_t nodes) {
+void every_algorithm_on(const std::string& shape, uint32_t nodes,
+                        const std::set<std::string>& link_classes = torus_classes,
+                        bool ragasa = true) {
   for (const std::string algo : {"binomial", "glf", "llf", "forest", "scatter-ring-allgather",
                                  "mpich-auto", "ragasa"}) {
+    if (algo == "ragasa" && !ragasa) continue;
     const nlohmann::json r = run_ok("run", shape + " --set collective.algorithm=" + algo);
     BOOST_TEST_CONTEXT(algo) {
       BOOST_TEST(r["collective"]["ranks_complete"].get<uint32_t>() == nodes);
@@ -39,11 +44,12 @@ void every_algorithm_on(const std::string& shape, uint32_t nodes) {
       if (algo != "ragasa") BOOST_TEST(r["packets"]["injected"] == r["packets"]["delivered"]);
       std::set<std::string> classes;
       for (const auto& [name, v] : r["traversals"].items()) classes.insert(name);
-      BOOST_TEST((classes == std::set<std::string>{"terminal", "x", "y", "z", "a", "b", "c"}));
+      BOOST_TEST((classes == link_classes));
     }
   }
   // MPICH's recursive doubling needs a power-of-two job.
-  const uint32_t pow2 = nodes == 12 ? 8 : 512;
+  uint32_t pow2 = 1;
+  while (2 * pow2 <= nodes) pow2 *= 2;
   const nlohmann::json r =
       run_ok("run", shape + " --set collective.algorithm=scatter-rd-allgather "
                             "--set job.placement=contiguous --set job.ranks=" +
@@ -64,6 +70,29 @@ BOOST_AUTO_TEST_CASE(torus_unit_runs_every_algorithm) {
 
 BOOST_AUTO_TEST_CASE(torus_768_runs_every_algorithm) {
   every_algorithm_on(torus_768, 768);
+}
+
+BOOST_AUTO_TEST_CASE(myrinet_crossbar_runs_every_algorithm) {
+  every_algorithm_on(" --set topology.kind=myrinet --set topology.nodes=13", 13,
+                     {"terminal", "clos"});
+}
+
+BOOST_AUTO_TEST_CASE(myrinet_clos_runs_every_host_algorithm_and_refuses_ragasa) {
+  const std::string clos = " --set topology.kind=myrinet --set topology.nodes=100";
+  every_algorithm_on(clos, 100, {"terminal", "clos"}, false);
+  const nlohmann::json r = run_ok("run", clos + " --set collective.algorithm=allgather-ring");
+  BOOST_TEST(r["traversals"]["clos"]["packets"].get<uint64_t>() > 0u);
+  BOOST_TEST(r["topology"].get<std::string>() ==
+             "myrinet 100 nodes, Clos of 16-port crossbars (13 leaves, 8 spines)");
+  // The spines have no terminal to reach a Bcast Unit through.
+  const outcome o = run_cli("run" + clos + " --set collective.algorithm=ragasa");
+  BOOST_TEST(o.code == 2);
+  BOOST_TEST(contains(o.output, "collective.algorithm: router 13 of myrinet 100 nodes"), o.output);
+  // More than a two-level Clos of 16-port crossbars holds.
+  const outcome big = run_cli("run --set topology.kind=myrinet --set topology.nodes=129");
+  BOOST_TEST(big.code == 2);
+  BOOST_TEST(contains(big.output, "topology.nodes = 129 needs a Clos of more than two levels"),
+             big.output);
 }
 
 BOOST_AUTO_TEST_CASE(torus_traversals_are_reported_per_dimension) {
@@ -99,7 +128,7 @@ BOOST_AUTO_TEST_CASE(keys_of_another_kind_are_refused_naming_it) {
   BOOST_TEST(contains(o.output, "topology.file"));
   o = run_cli("run --set topology.kind=ring");
   BOOST_TEST(o.code == 2);
-  BOOST_TEST(contains(o.output, "allowed: dragonfly, torus, galaxyfly, graph"));
+  BOOST_TEST(contains(o.output, "allowed: dragonfly, torus, galaxyfly, myrinet, graph"));
 }
 
 BOOST_AUTO_TEST_CASE(a_dragonfly_as_a_graph_file_runs_and_analyzes_identically) {
