@@ -372,6 +372,13 @@ galaxy_plan make_galaxy_plan(galaxy_algorithm a, const galaxy_view& view, uint32
 schedule galaxy_schedule(const network::topology& topo, const network::placement& place,
                          uint64_t bytes) {
   const uint32_t ranks = place.num_ranks();
+  for (uint32_t r = 0; r < topo.num_routers(); ++r) {
+    if (topo.terminals_of(r).empty())
+      throw std::invalid_argument(
+          "a router-level all-to-all broadcast needs one rank on every router, and router " +
+          std::to_string(r) + " has no terminal (a Myrinet Clos's spines have none: there only "
+          "a single crossbar, topology.nodes <= topology.switch_ports, can run it)");
+  }
   if (ranks != topo.num_routers())
     throw std::invalid_argument(
         "a router-level all-to-all broadcast needs one rank on every "

@@ -30,7 +30,9 @@ myrinet::myrinet(const myrinet_params& params) : m_params(params) {
                            "topology.switch_ports = " + std::to_string(k) +
                                " is odd: " + std::to_string(params.nodes) +
                                " nodes need a Clos, whose leaf crossbars give half their "
-                               "ports to hosts and half to spines");
+                               "ports to hosts and half to spines; allowed: an even "
+                               "topology.switch_ports, or topology.nodes <= "
+                               "topology.switch_ports (one crossbar)");
     }
     if (params.nodes > max_nodes(k)) {
       throw topology_error(

@@ -129,6 +129,14 @@ plan make_plan(scenario& s) {
     throw config_error("job.ranks", e.what());
   }
   check_background_load(s);
+  // Adversarial traffic sends group i to group i + 1: one group would send to itself, which
+  // is uniform traffic under another name.
+  if (s.traffic.kind == "adversarial" && p.topo->num_groups() < 2) {
+    throw config_error("traffic.kind", "traffic.kind = adversarial sends every group's "
+                                       "terminals to the next group's, but " +
+                                           p.topo->describe() +
+                                           " has one group; allowed: uniform, background");
+  }
   if (s.algorithm == "none") return p;  // synthetic traffic only: no schedule, no hosts
   try {
     // ragasa.relay shapes the hosts' part of Ragasa's broadcasts (algorithms/registry.h).

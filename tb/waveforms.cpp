@@ -75,7 +75,12 @@ waveforms::waveforms(const scenario& s, fabric& fab) : m_s(s) {
   window.own_vcd_dir = slash == std::string::npos ? "." : m_base.substr(0, slash);
   window.start = sc_core::sc_time(s.trace_start_ns, sc_core::SC_NS);
   if (s.trace_end_ns > 0) window.end = sc_core::sc_time(s.trace_end_ns, sc_core::SC_NS);
-  fab.trace(window, s.trace_blocks);
+  try {
+    fab.trace(window, s.trace_blocks);
+  } catch (...) {
+    discard();  // the constructor throws: no destructor will remove the part file
+    throw;
+  }
   // A block that cannot be traced is refused rather than shown empty.
   for (const std::string& name : s.trace_blocks) {
     const auto b = std::find_if(m_traced.blocks.begin(), m_traced.blocks.end(),

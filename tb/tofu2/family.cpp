@@ -171,6 +171,7 @@ void instance::attach(fabric& fab) {
           // The key that sets a node's terminals (its TNIs) in this topology kind.
           const std::string key = m_ctx.s.topology_kind == "torus" ? "topology.terminals_per_node"
                                   : m_ctx.s.topology_kind == "dragonfly" ? "topology.p"
+                                  : m_ctx.s.topology_kind == "myrinet"   ? "topology.nodes"
                                                                          : "topology.file";
           throw config_error(key, std::string(algorithms::to_string(a)) + " needs " +
                                       std::to_string(plan.fragments) + " TNIs per node (router): " +

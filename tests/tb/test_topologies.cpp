@@ -88,6 +88,18 @@ BOOST_AUTO_TEST_CASE(myrinet_clos_runs_every_host_algorithm_and_refuses_ragasa) 
   const outcome o = run_cli("run" + clos + " --set collective.algorithm=ragasa");
   BOOST_TEST(o.code == 2);
   BOOST_TEST(contains(o.output, "collective.algorithm: router 13 of myrinet 100 nodes"), o.output);
+  // Adversarial traffic needs two groups; a router-level all-to-all broadcast a rank on
+  // every router (the spines have none).
+  const outcome adv =
+      run_cli("run" + clos + " --set collective.algorithm=none --set traffic.kind=adversarial");
+  BOOST_TEST(adv.code == 2);
+  BOOST_TEST(contains(adv.output, "traffic.kind = adversarial"), adv.output);
+  BOOST_TEST(contains(adv.output, "has one group; allowed: uniform, background"), adv.output);
+  const outcome a2a = run_cli("run" + clos +
+                              " --set collective.algorithm=a2a --set job.ranks_per_node=1 "
+                              "--set collective.bytes=1024");
+  BOOST_TEST(a2a.code == 2);
+  BOOST_TEST(contains(a2a.output, "router 13 has no terminal"), a2a.output);
   // More than a two-level Clos of 16-port crossbars holds.
   const outcome big = run_cli("run --set topology.kind=myrinet --set topology.nodes=129");
   BOOST_TEST(big.code == 2);

@@ -104,3 +104,17 @@ BOOST_AUTO_TEST_CASE(vcd_of_synthetic_traffic_without_arrivals_is_whole) {
   BOOST_TEST(!contains(o.output, "W715"), o.output);
   expect_whole_vcd(dir + "/w.vcd");
 }
+
+// A trace.blocks name the fabric refuses (no such block) left the empty part file behind.
+BOOST_AUTO_TEST_CASE(vcd_of_a_refused_block_name_leaves_no_file) {
+  const std::string dir = fresh_dir();
+  const std::string vcd_dir = dir + "/vcd";
+  BOOST_REQUIRE(mkdir(vcd_dir.c_str(), 0755) == 0);
+  for (const char* block : {"router_99", "nic_0,nic_0"}) {
+    const outcome o = run_cli("run -q --vcd " + vcd_dir + "/a.vcd --set trace.blocks=" + block +
+                              " --out " + dir);
+    BOOST_TEST(o.code == 2, o.output);
+    BOOST_TEST(contains(o.output, "trace.blocks"), o.output);
+    BOOST_TEST(files_in(vcd_dir).empty(), block);
+  }
+}
