@@ -267,4 +267,21 @@ loss_fn random_loss(double rate, uint64_t seed) {
   };
 }
 
+schedule gossip_schedule(uint32_t ranks, uint64_t bytes, bool recursive_doubling) {
+  if (recursive_doubling && (ranks == 0 || (ranks & (ranks - 1)) != 0)) {
+    throw std::invalid_argument("nic-rd needs a power-of-two number of ranks (recursive "
+                                "doubling pairs rank r with r XOR 2^k); got " +
+                                std::to_string(ranks) + " ranks");
+  }
+  schedule s(ranks);
+  s.bytes = bytes * ranks;
+  s.own.resize(ranks);
+  s.hardware_receives.assign(ranks, ranks - 1);
+  for (uint32_t r = 0; r < ranks; ++r) {
+    s.own[r] = {r * bytes, (r + 1) * bytes};
+    s.ranks[r].then(make_offload_call(op_kind::offload_start, r));
+  }
+  return s;
+}
+
 }  // namespace bcastsim::algorithms::lanai

@@ -33,6 +33,8 @@
 // rounds, with any packets and NACKs lost.
 #pragma once
 
+#include "algorithms/schedule.h"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -165,5 +167,13 @@ recovery_report cb_recover(uint32_t n, const loss_fn& lost, uint32_t max_rounds 
 // A loss function dropping a fraction `rate` of all messages, from `seed` (a pure function:
 // the same message and attempt always get the same answer).
 loss_fn random_loss(double rate, uint64_t seed);
+
+// --- The hosts' side ---
+
+// NIC-CB or NIC-RD among `ranks` ranks, `bytes` per rank: each rank's program is one
+// offload_start (its gm_gossip request; the NICs do the rest) and its NIC delivers every other
+// rank's block (hardware_receives). Throws std::invalid_argument for NIC-RD on a group that is
+// not a power of two.
+schedule gossip_schedule(uint32_t ranks, uint64_t bytes, bool recursive_doubling);
 
 }  // namespace bcastsim::algorithms::lanai

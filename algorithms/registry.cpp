@@ -2,6 +2,7 @@
 
 #include "algorithms/allgather.h"
 #include "algorithms/galaxy_a2a.h"
+#include "algorithms/lanai_gossip.h"
 #include "algorithms/mpich_bcast.h"
 #include "algorithms/topology_aware.h"
 
@@ -174,6 +175,22 @@ std::vector<algorithm_info> build_registry() {
                    "galaxy",
                    collective_kind::allgather,
                    a != galaxy_algorithm::a2a});
+  }
+  // NIC-based all-to-all broadcasts on LANai NICs (algorithms/lanai_gossip.h): the hosts
+  // post one gm_gossip request each; the NICs' control programs move the data.
+  for (const bool rd : {false, true}) {
+    all.push_back({rd ? "nic-rd" : "nic-cb",
+                   {},
+                   rd ? "NIC-based all-to-all broadcast, recursive doubling, small messages combined "
+                        "(Yu, Panda, Buntinas; LANai NICs)"
+                      : "NIC-based all-to-all broadcast, concurrent broadcasting with hopping "
+                        "packets (Yu, Panda, Buntinas; LANai NICs)",
+                   [rd](const collective_request& req) {
+                     return lanai::gossip_schedule(req.num_ranks, req.bytes, rd);
+                   },
+                   delivery::hardware,
+                   "lanai",
+                   collective_kind::allgather});
   }
   return all;
 }

@@ -258,6 +258,15 @@ void flatten(const YAML::Node& node, const std::string& prefix, config& cfg,
   }
 }
 
+// nic.kind's values: host, and every family whose NIC can stand in for the host NIC.
+std::vector<std::string> nic_kinds() {
+  std::vector<std::string> kinds = {"host"};
+  for (const offload_family& f : offload_families()) {
+    if (f.nic_kind) kinds.push_back(f.name);
+  }
+  return kinds;
+}
+
 std::vector<key_info> general_keys() {
   return {
       u("job.ranks", 0, 0, 1e8,
@@ -311,6 +320,10 @@ std::vector<key_info> general_keys() {
         "largest packet; messages are split into packets of this size"),
       u("network.flit_bytes", 64, 1, 1 << 20,
         "flit size: a router may forward a packet once its head flit is in (cut-through)"),
+      c("nic.kind", "host", nic_kinds(),
+        "the NIC of every terminal: host (the plain host NIC), or an offload family's "
+        "programmable NIC, which host-based collectives then run over too (lanai: GM on a "
+        "LANai Myrinet NIC)"),
       // (here: the router's, the offload families' and the host's keys, see schema())
       // (here: the traffic generators' keys, see schema())
       r("sim.max_time_ns", "1e10", 0, 1e16,
@@ -516,8 +529,12 @@ scenario make_scenario(const config& cfg) {
   s.nic.seed = s.seed;
   s.nic.inject_buffer_bytes = s.router.vc_buffer_bytes[0];
   s.nic.eject_buffer_bytes = s.router.vc_buffer_bytes[0];
-  // One offload family per run: the fabric attaches the first one its collectives name.
+  // One offload family per run: the one nic.kind names, else the first the collectives name.
+  s.nic_kind = cfg.text("nic.kind");
   const offload_family* first_family = nullptr;
+  for (const offload_family& f : offload_families()) {
+    if (f.nic_kind && f.name == s.nic_kind) first_family = &f;
+  }
   for (size_t i = 0; i < s.collectives.size(); ++i) {
     const offload_family* f = family_of_algorithm(s.collectives[i].algorithm);
     if (f == nullptr || f == first_family) continue;

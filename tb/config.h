@@ -131,6 +131,7 @@ struct scenario {
   std::vector<tlm_net::link_params> links;
   hw::router_params router;
   hw::nic_params nic;
+  std::string nic_kind = "host";  // nic.kind: host, or a family standing in for every NIC
   hw::host_params host;
   traffic_config traffic;
   double max_time_ns = 0;

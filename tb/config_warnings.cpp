@@ -25,9 +25,9 @@ std::vector<std::string> algorithms_of(const config& cfg, uint32_t entries) {
 
 // Why an offload family's key has no effect with `algorithms`; empty: it has.
 std::string family_reason(const std::string& key, const std::vector<std::string>& algorithms,
-                          bool list) {
+                          bool list, const std::string& nic_kind) {
   for (const offload_family& f : offload_families()) {
-    bool used = false;
+    bool used = f.nic_kind && f.name == nic_kind;  // nic.kind puts its NIC on every terminal
     for (const std::string& a : algorithms) used = used || family_of_algorithm(a) == &f;
     if (!starts_with(key, f.name + ".") || used) continue;
     std::string users;
@@ -36,7 +36,8 @@ std::string family_reason(const std::string& key, const std::vector<std::string>
     }
     const std::string which = list ? "no entry of collectives: uses"
                                    : "collective.algorithm = " + algorithms[0] + " does not use";
-    return which + " the " + f.name + " offload; its keys apply to collective.algorithm = " + users;
+    return which + " the " + f.name + " offload; its keys apply to collective.algorithm = " + users +
+           (f.nic_kind ? ", or with nic.kind = " + f.name : "");
   }
   return "";
 }
@@ -111,7 +112,8 @@ std::string reason(const config& cfg, const std::string& key) {
     return "";  // refused by make_scenario
   }
   const std::string why = collective_reason(cfg, key, entries);
-  return why.empty() ? family_reason(key, algorithms_of(cfg, entries), entries > 0) : why;
+  if (!why.empty()) return why;
+  return family_reason(key, algorithms_of(cfg, entries), entries > 0, cfg.text("nic.kind"));
 }
 
 }  // namespace

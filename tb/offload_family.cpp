@@ -3,6 +3,7 @@
 #include "algorithms/registry.h"
 #include "tb/config.h"
 #include "tb/galaxy/family.h"
+#include "tb/lanai/family.h"
 #include "tb/ragasa/family.h"
 #include "tb/tofu2/family.h"
 
@@ -16,6 +17,7 @@ const std::vector<offload_family>& offload_families() {
       ragasa::family(),
       tofu2::family(),
       galaxy::family(),
+      lanai::family(),
   };
   return families;
 }
@@ -34,6 +36,9 @@ const offload_family* family_of_algorithm(const std::string& algorithm) {
 }
 
 const offload_family* family_of_scenario(const scenario& s) {
+  for (const offload_family& f : offload_families()) {
+    if (f.nic_kind && f.name == s.nic_kind) return &f;
+  }
   for (const algorithms::collective_spec& c : s.collectives) {
     if (const offload_family* f = family_of_algorithm(c.algorithm)) return f;
   }

@@ -103,6 +103,10 @@ using summary_row = std::function<std::ostream&(const char* name)>;
 struct offload_family {
   std::string name;  // its keys' section (NAME.*) and its result.json section
   std::string description;
+  // `nic.kind: NAME` puts the family's NIC in place of every host NIC, whatever the
+  // collectives (host-based ones then run over it too): a family whose make_nic() serves
+  // every terminal.
+  bool nic_kind = false;
   std::vector<params::decl> params;  // NAME.* keys
   // Cross-key checks of a scenario whose algorithm uses the family (before elaboration).
   // Throws config_error naming the key.
@@ -140,8 +144,8 @@ struct offload_family {
 const std::vector<offload_family>& offload_families();
 // The family the algorithm's schedules need (algorithm_info::offload); nullptr: none.
 const offload_family* family_of_algorithm(const std::string& algorithm);
-// The family the scenario's collectives need (the first collective naming one); nullptr:
-// none.
+// The family the scenario needs: the one nic.kind names, else the first its collectives
+// name; nullptr: none.
 const offload_family* family_of_scenario(const scenario& s);
 
 }  // namespace bcastsim::tb

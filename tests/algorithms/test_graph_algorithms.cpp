@@ -60,7 +60,8 @@ void check_every_algorithm(const network::topology& topo) {
   const network::placement per_router(topo, one);
   for (const algorithm_info& a : algorithms::algorithms()) {
     for (const network::placement& place : places) {
-      const bool rd = a.name == "scatter-rd-allgather" || a.name == "allgather-rd";
+      const bool rd =
+          a.name == "scatter-rd-allgather" || a.name == "allgather-rd" || a.name == "nic-rd";
       const network::placement& job = a.offload == "galaxy" ? per_router : rd ? block : place;
       for (uint32_t root = 0; root < job.num_ranks(); ++root) {
         BOOST_TEST_CONTEXT(a.name << " on " << topo.describe() << ", " << job.num_ranks()

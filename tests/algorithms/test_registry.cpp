@@ -135,9 +135,10 @@ BOOST_AUTO_TEST_CASE(registry_allgathers_are_allgather_kind) {
   for (const algorithm_info& a : algorithms()) {
     const bool allgather = a.name.rfind("allgather-", 0) == 0;
     const bool router_level = a.offload == "galaxy";  // sfata, rfata, a2a
+    const bool nic_based = a.offload == "lanai";      // nic-cb, nic-rd
     BOOST_TEST_CONTEXT(a.name) {
-      BOOST_TEST((a.kind == (allgather || router_level ? collective_kind::allgather
-                                                       : collective_kind::broadcast)));
+      BOOST_TEST((a.kind == (allgather || router_level || nic_based ? collective_kind::allgather
+                                                                    : collective_kind::broadcast)));
       BOOST_TEST(a.allgather_has_root == (router_level && a.name != "a2a"));
     }
     count += allgather ? 1 : 0;

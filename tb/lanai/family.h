@@ -1,0 +1,19 @@
+// LANai NICs on Myrinet (Yu, Panda, Buntinas; hw/lanai/nic.h) as an offload family
+// (tb/offload_family.h): a LANai NIC in place of the host NIC of every terminal, for the
+// NIC-based all-to-all broadcasts (nic-cb, nic-rd) and, with nic.kind: lanai, for every
+// host-based collective too (over GM). result.json gets `lanai`:
+//   retransmissions, timeouts, nacks, acks, duplicates, forwards   summed over the NICs
+//   pci_bytes_to_nic, pci_bytes_to_host, lanai_busy_ns, pci_busy_ns summed over the NICs
+//   host_cpu_ns            the CPU time a rank's host spent (MPI calls, GM posts and events),
+//                          averaged over the ranks' hosts
+//   host_cpu_utilization   the same over the run's simulated time (a host that waits for the
+//                          NIC is idle here; a real MPI library would poll)
+#pragma once
+
+#include "tb/offload_family.h"
+
+namespace bcastsim::tb::lanai {
+
+offload_family family();
+
+}  // namespace bcastsim::tb::lanai
