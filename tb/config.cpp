@@ -326,6 +326,13 @@ std::vector<key_info> general_keys() {
         "LANai Myrinet NIC)"),
       // (here: the router's, the offload families' and the host's keys, see schema())
       // (here: the traffic generators' keys, see schema())
+      r("fault.drop_rate", "0", 0, 1,
+        "fraction of packets every network link loses, drawn per link and packet from the run's "
+        "seed; the host NIC does not resend (a run then stalls, exit 1), a LANai NIC does "
+        "(GM, and the NIC-based collectives' NACKs)"),
+      t("fault.drop_packet", "",
+        "packets to lose: LINK:N[,LINK:N...], the N-th packet (from 1) crossing the link named "
+        "LINK (link_nic_T: terminal T into its router; link_rR_P: out of router R's port P)"),
       r("sim.max_time_ns", "1e10", 0, 1e16,
         "simulated-time limit; reaching it stops the run as stalled (exit 1); 0 = none"),
       r("sim.max_memory_gib", "0", 0, 1e6,
@@ -553,6 +560,8 @@ scenario make_scenario(const config& cfg) {
   }
   s.host = params::load<hw::host_params>(cfg);
   s.max_time_ns = cfg.real("sim.max_time_ns");
+  s.fault_drop_rate = cfg.real("fault.drop_rate");
+  s.fault_drop_packet = cfg.text("fault.drop_packet");
   check_collective_times(s);
   s.vcd_file = cfg.text("trace.vcd");
   std::stringstream blocks(cfg.text("trace.blocks"));

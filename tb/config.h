@@ -135,6 +135,9 @@ struct scenario {
   hw::host_params host;
   traffic_config traffic;
   double max_time_ns = 0;
+  double fault_drop_rate = 0;     // fault.drop_rate
+  std::string fault_drop_packet;  // fault.drop_packet
+  bool faults() const { return fault_drop_rate > 0 || !fault_drop_packet.empty(); }
   std::string vcd_file;
   std::vector<std::string> trace_blocks;
   double trace_start_ns = 0;

@@ -1,5 +1,7 @@
 #include "tb/fabric.h"
 
+#include <sstream>
+
 #include "tlm/units.h"
 
 #include <algorithm>
@@ -88,6 +90,43 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   }
   for (auto& o : offloads) o->attach(*this);
   if (s.traffic.kind != "none") make_traffic(s, topo, place, progress);
+  if (s.faults()) set_faults(s);
+}
+
+// fault.drop_rate on every network link, fault.drop_packet on the links it names.
+void fabric::set_faults(const scenario& s) {
+  std::vector<tlm_net::link_faults> f(links.size());
+  for (size_t i = 0; i < links.size(); ++i) {
+    f[i].drop_rate = s.fault_drop_rate;
+    f[i].seed = network::splitmix64(s.seed ^ network::splitmix64(0xfa017 + i));
+    f[i].pool = &pool;
+  }
+  std::stringstream list(s.fault_drop_packet);
+  for (std::string item; std::getline(list, item, ',');) {
+    const size_t colon = item.rfind(':');
+    const std::string name = item.substr(0, colon);
+    uint64_t nth = 0;
+    try {
+      if (colon == std::string::npos || colon + 1 == item.size()) throw std::invalid_argument("");
+      size_t used = 0;
+      nth = std::stoull(item.substr(colon + 1), &used);
+      if (used != item.size() - colon - 1 || nth == 0) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      throw config_error("fault.drop_packet", "fault.drop_packet: '" + item +
+                                                  "' is not LINK:N with N a whole number >= 1");
+    }
+    size_t i = 0;
+    while (i < links.size() && links[i]->basename() != name) ++i;
+    if (i == links.size()) {
+      throw config_error("fault.drop_packet",
+                         "fault.drop_packet: '" + name + "' is not a link; allowed: " +
+                             links.front()->basename() + " .. " + links.back()->basename() +
+                             " (link_nic_T: terminal T into its router; link_rR_P: out of "
+                             "router R's port P)");
+    }
+    f[i].drop_nth.push_back(nth);
+  }
+  for (size_t i = 0; i < links.size(); ++i) links[i]->set_faults(f[i]);
 }
 
 void fabric::make_traffic(const scenario& s, const network::topology& topo,

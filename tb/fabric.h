@@ -65,6 +65,7 @@ class fabric final : public sc_core::sc_module {
                            link_end from, link_end to);
   void make_traffic(const scenario& s, const network::topology& topo,
                     const network::placement& place, const hw::collective_progress& progress);
+  void set_faults(const scenario& s);
 
   const network::topology& m_topo;
   std::vector<std::vector<network::terminal_id>> m_destinations;  // generators' lists

@@ -312,6 +312,23 @@ nlohmann::json results(const scenario& s, const plan& p, const fabric& fab,
                   {"hops_avg", routers.mean()},
                   {"latency_ns_avg", units::ns_from_ps(latency.mean())},
                   {"latency_ns_max", latency.count ? units::ns_from_ps(latency.max) : 0.0}};
+  // The hosts' CPU: what their calls cost (send and receive overheads, offload calls,
+  // computation), per rank and over the run's simulated time.
+  if (!fab.hosts.empty()) {
+    double busy_ps = 0, share = 0;
+    const double now_ps = static_cast<double>(sc_core::sc_time_stamp().value());
+    for (const auto& h : fab.hosts) {
+      busy_ps += static_cast<double>(h->cpu_busy_ps.value);
+      share += now_ps > 0 ? static_cast<double>(h->cpu_busy_ps.value) / now_ps : 0.0;
+    }
+    const double hosts = static_cast<double>(fab.hosts.size());
+    r["host"] = {{"cpu_busy_ns", busy_ps / hosts / 1e3}, {"cpu_utilization", share / hosts}};
+  }
+  if (s.faults()) {
+    uint64_t dropped = 0;
+    for (const auto& l : fab.links) dropped += l->dropped.value;
+    r["packets"]["dropped"] = dropped;
+  }
   if (s.traffic.kind != "none") r["traffic"] = traffic_report(s, fab);
   for (const auto& o : fab.offloads) r[o->name()] = o->report();
   if (s.link_traffic) r["link_traffic"] = link_traffic_report(fab, *p.topo, *p.place, s.root);

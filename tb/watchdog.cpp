@@ -18,8 +18,13 @@ void describe_stall(std::ostream& os, const fabric& fab, const scenario& s, uint
     os << "stalled at " << now.to_string() << ": no event is pending but work is left (deadlock "
        << "or exhausted resource)";
   }
-  os << "; packets injected " << injected << ", delivered " << delivered << ", in routers "
-     << buffered << ", in the pool " << fab.pool.in_use() << "\n";
+  uint64_t dropped = 0;
+  for (const auto& l : fab.links) dropped += l->dropped.value;
+  os << "; packets injected " << injected << ", delivered " << delivered - dropped
+     << ", lost by fault injection " << dropped << ", in routers " << buffered
+     << ", in the pool " << fab.pool.in_use() << "\n";
+  if (dropped > 0 && s.nic_kind == "host")
+    os << "  the host NIC does not resend lost packets (nic.kind = lanai does, over GM)\n";
   const uint32_t max_blocks = 12;
   uint32_t shown = 0;
   // The offload blocks first, with half the budget: a deadlock of their resources shows
@@ -67,6 +72,10 @@ std::string check_finished(const fabric& fab, const hw::collective_progress& pro
   for (const auto& h : fab.hosts) hosts_done = hosts_done && h->finished();
   uint64_t buffered = 0;
   for (const auto& r : fab.routers) buffered += r->buffered_packets();
+  // Packets lost on purpose (fault.*) were injected and will never be delivered.
+  uint64_t dropped = 0;
+  for (const auto& l : fab.links) dropped += l->dropped.value;
+  delivered += dropped;
   bool nics_idle = true;
   for (const auto& n : fab.nics) nics_idle = nics_idle && n->idle();
 

@@ -1,6 +1,9 @@
 #include "tlm/link.h"
 
+#include "tlm/packet_pool.h"
 #include "tlm/units.h"
+
+#include <algorithm>
 
 namespace bcastsim::tlm_net {
 
@@ -20,6 +23,7 @@ link::link(const sc_core::sc_module_name& name, const link_params& params)
                   control_packets);
   m_stats.declare("bytes", "bytes", "bytes that crossed the link", bytes);
   m_stats.declare("busy_ps", "ps", "time the link was serialising packets", busy_ps);
+  m_stats.declare("dropped", "packets", "packets lost by fault injection", dropped);
 }
 
 sc_time link::serialisation(uint32_t n) const {
@@ -50,6 +54,21 @@ tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time&
     if (p.first_of_message()) ++messages;
   }
 
+  if (m_faults.pool != nullptr && lose()) {
+    // Lost on the wire: the sender's credit comes back as though the receiver took the tail
+    // and freed its buffer at once.
+    ++dropped;
+    sc_time credit_at = end + m_latency + m_latency - now;
+    m_credit_token.vc = p.vc;
+    m_credit_token.size_bytes = p.size_bytes;
+    tlm::tlm_phase back = CREDIT;
+    in->nb_transport_bw(m_credit_token, back, credit_at);
+    m_faults.pool->release(&p);
+    ph = tlm::END_REQ;
+    t = end - now;
+    return tlm::TLM_UPDATED;
+  }
+
   const uint32_t head = p.size_bytes < m_params.flit_bytes ? p.size_bytes : m_params.flit_bytes;
   sc_time head_arrival = start + m_latency + serialisation(head) - now;
   p.tail_time = end + m_latency;
@@ -59,6 +78,16 @@ tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time&
   ph = tlm::END_REQ;
   t = end - now;  // the sender's output is busy until then
   return tlm::TLM_UPDATED;
+}
+
+bool link::lose() {
+  ++m_seen;
+  if (std::find(m_faults.drop_nth.begin(), m_faults.drop_nth.end(), m_seen) !=
+      m_faults.drop_nth.end())
+    return true;
+  if (m_faults.drop_rate <= 0) return false;
+  const uint64_t h = network::splitmix64(m_faults.seed ^ network::splitmix64(m_seen));
+  return static_cast<double>(h >> 11) * 0x1.0p-53 < m_faults.drop_rate;
 }
 
 void link::b_transport(packet&, sc_time&) {

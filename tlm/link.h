@@ -13,7 +13,9 @@
 #include "tlm/packet.h"
 #include "tlm/statistics.h"
 
+#include <cstdint>
 #include <systemc>
+#include <vector>
 
 namespace bcastsim::tlm_net {
 
@@ -24,6 +26,18 @@ struct link_params {
   uint32_t flit_bytes = 64;
 };
 
+class packet_pool;
+
+// Packets a link loses on purpose (fault.drop_rate, fault.drop_packet): a lost packet holds the
+// link as any other, then vanishes; its credit comes back to the sender as if the receiver had
+// freed it at once, so flow control goes on and only the data is missing.
+struct link_faults {
+  double drop_rate = 0;            // fraction of packets, drawn per packet from `seed`
+  uint64_t seed = 0;               // the link's own: the run's seed and the link's index
+  std::vector<uint64_t> drop_nth;  // the n-th packets crossing the link (1 = the first)
+  packet_pool* pool = nullptr;     // where a lost packet goes back
+};
+
 class link final : public sc_core::sc_module, public fw_if, public bw_if {
  public:
   target_socket in;      // bound by the sender's output
@@ -32,6 +46,8 @@ class link final : public sc_core::sc_module, public fw_if, public bw_if {
   link(const sc_core::sc_module_name& name, const link_params& params);
 
   const link_params& params() const { return m_params; }
+  // Turns fault injection on; `f.pool` must outlive the link.
+  void set_faults(const link_faults& f) { m_faults = f; }
   sc_core::sc_time serialisation(uint32_t bytes) const;
   // When the link is free to start another packet.
   const sc_core::sc_time& free_at() const { return m_free_at; }
@@ -42,6 +58,7 @@ class link final : public sc_core::sc_module, public fw_if, public bw_if {
   counter control_packets;  // offload set-up (Mini Packets), counted apart
   counter bytes;
   counter busy_ps;
+  counter dropped;  // packets lost by fault injection
   const stat_group& stats() const { return m_stats; }
 
   // fw_if (from the sender).
@@ -54,10 +71,15 @@ class link final : public sc_core::sc_module, public fw_if, public bw_if {
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
  private:
+  bool lose();
+
   link_params m_params;
   double m_ps_per_byte;
   sc_core::sc_time m_latency;
   sc_core::sc_time m_free_at;
+  link_faults m_faults;
+  uint64_t m_seen = 0;  // packets offered to the link (for drop_nth and the draws)
+  packet m_credit_token;
   stat_group m_stats;
 };
 

@@ -2,6 +2,7 @@
 // END_REQ busy time, CREDIT delayed by the latency, statistics, and protocol errors.
 // Each test elaborates sender -> link -> receiver and runs one simulation.
 #include "tlm/link.h"
+#include "tlm/packet_pool.h"
 
 #include <boost/test/unit_test.hpp>
 #include <systemc>
@@ -127,10 +128,14 @@ packet make_packet(uint32_t bytes, uint32_t index = 0) {
 }
 
 struct bench {
-  test_sender sender{"sender"};
+  test_sender sender;
   tlm_net::link wire;
-  test_receiver receiver{"receiver"};
-  explicit bench(const tlm_net::link_params& lp = default_params()) : wire("link", lp) {
+  test_receiver receiver;
+  // `prefix` names a second bench of the same test apart.
+  explicit bench(const tlm_net::link_params& lp = default_params(), const std::string& prefix = "")
+      : sender((prefix + "sender").c_str()),
+        wire((prefix + "link").c_str(), lp),
+        receiver((prefix + "receiver").c_str()) {
     sender.out.bind(wire.in);
     wire.out.bind(receiver.in);
   }
@@ -300,10 +305,10 @@ BOOST_AUTO_TEST_CASE(link_counts_packets_messages_bytes_and_busy_time) {
   BOOST_TEST(b.wire.busy_ps.value == 90826u + 90826u + 17739u + 20000u + 5677u);
   // The declared statistics point at the same counters.
   const std::vector<tlm_net::stat_info>& st = b.wire.stats().stats();
-  BOOST_TEST_REQUIRE(st.size() == 5u);
-  const char* names[] = {"packets", "messages", "control_packets", "bytes", "busy_ps"};
-  const uint64_t values[] = {4u, 2u, 1u, 1196u, 225068u};
-  for (size_t i = 0; i < 5; ++i) {
+  BOOST_TEST_REQUIRE(st.size() == 6u);
+  const char* names[] = {"packets", "messages", "control_packets", "bytes", "busy_ps", "dropped"};
+  const uint64_t values[] = {4u, 2u, 1u, 1196u, 225068u, 0u};
+  for (size_t i = 0; i < 6; ++i) {
     BOOST_TEST(std::strcmp(st[i].name, names[i]) == 0);
     BOOST_TEST_REQUIRE(st[i].c != nullptr);
     BOOST_TEST(st[i].c->value == values[i]);
@@ -340,4 +345,71 @@ BOOST_AUTO_TEST_CASE(link_wrong_phase_error_escapes_sc_start) {
   BOOST_CHECK_THROW(sc_core::sc_start(), sc_core::sc_report);
   BOOST_TEST(b.receiver.arrivals.empty());
   BOOST_TEST(b.wire.packets.value == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(link_loses_the_chosen_packet_and_returns_its_credit) {
+  // fault.drop_packet: the 2nd packet holds the link as any other, never arrives, goes back
+  // to the pool, and its credit comes back as if the receiver had freed it on arrival.
+  bench b;
+  tlm_net::packet_pool pool;
+  tlm_net::link_faults f;
+  f.drop_nth = {2};
+  f.pool = &pool;
+  b.wire.set_faults(f);
+  b.sender.script = [&](test_sender& s) {
+    packet first = make_packet(512);
+    s.send(first);
+    sc_core::wait(b.wire.free_at() - sc_core::sc_time_stamp());
+    packet* lost = pool.acquire();
+    *lost = make_packet(512);
+    lost->vc = 1;
+    s.send(*lost);
+    sc_core::wait(b.wire.free_at() - sc_core::sc_time_stamp());
+    packet third = make_packet(100);
+    s.send(third);
+  };
+  sc_core::sc_start();
+  BOOST_TEST(b.wire.dropped.value == 1u);
+  BOOST_TEST(b.wire.packets.value == 3u);  // it crossed (held) the link
+  BOOST_TEST_REQUIRE(b.receiver.arrivals.size() == 2u);
+  BOOST_TEST(b.receiver.arrivals[1].bytes == 100u);
+  BOOST_TEST(pool.in_use() == 0u);
+  BOOST_TEST_REQUIRE(b.sender.credits.size() == 1u);
+  const test_sender::credit& c = b.sender.credits[0];
+  BOOST_TEST(c.vc == 1);
+  BOOST_TEST(c.bytes == 512u);
+  // Second packet: starts at 90826, tail arrives at 181652 + 10 ns, credit back 10 ns later.
+  BOOST_TEST(c.at.value() == 2u * 90826u + 20000u);
+  BOOST_TEST(b.sender.calls[1].delay.value() == 90826u);  // the link stayed busy for it
+}
+
+BOOST_AUTO_TEST_CASE(link_drop_rate_loses_about_that_fraction_deterministically) {
+  // Two links with the same seed, 2,000 packets each: about 10 % lost, the same ones.
+  tlm_net::packet_pool pool;
+  tlm_net::link_faults f;
+  f.drop_rate = 0.1;
+  f.seed = 42;
+  f.pool = &pool;
+  bench a(default_params(), "a_"), b(default_params(), "b_");
+  a.wire.set_faults(f);
+  b.wire.set_faults(f);
+  for (bench* x : {&a, &b}) {
+    x->sender.script = [x, &pool](test_sender& snd) {
+      for (int i = 0; i < 2000; ++i) {
+        packet* p = pool.acquire();
+        *p = make_packet(64);
+        snd.send(*p);
+        sc_core::wait(x->wire.free_at() - sc_core::sc_time_stamp());
+      }
+    };
+  }
+  sc_core::sc_start();
+  for (bench* x : {&a, &b}) {
+    BOOST_TEST(x->receiver.arrivals.size() + x->wire.dropped.value == 2000u);
+    BOOST_TEST(x->wire.dropped.value > 150u);
+    BOOST_TEST(x->wire.dropped.value < 250u);
+  }
+  BOOST_TEST(a.wire.dropped.value == b.wire.dropped.value);
+  for (size_t i = 0; i < a.receiver.arrivals.size(); ++i)
+    BOOST_TEST(a.receiver.arrivals[i].head == b.receiver.arrivals[i].head);
 }
