@@ -17,12 +17,11 @@ uint32_t msb(uint32_t x) {
   return b;
 }
 
-// The flag origin's packet carries into `rank` (which must not be the origin).
+}  // namespace
+
 hop_flag arrival_flag(uint32_t rank, uint32_t origin, uint32_t n) {
   return {origin, static_cast<uint8_t>(msb(relative_rank(rank, origin, n)))};
 }
-
-}  // namespace
 
 uint32_t relative_rank(uint32_t rank, uint32_t origin, uint32_t n) {
   return static_cast<uint32_t>((static_cast<uint64_t>(rank) + n - origin % n) % n);

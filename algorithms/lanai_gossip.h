@@ -65,6 +65,9 @@ std::optional<hop> next_hop(uint32_t rank, hop_flag flag, uint32_t n);
 // Every hop NIC `rank` makes for origin's packet, in order (the first one's flag and the
 // rest by next_hop): its children in origin's tree.
 std::vector<hop> cb_sends(uint32_t rank, uint32_t origin, uint32_t n);
+// The flag origin's packet carries on the hop into `rank` (rank != origin): the log of the
+// distance from its parent.
+hop_flag arrival_flag(uint32_t rank, uint32_t origin, uint32_t n);
 // The rank that sends origin's packet to `rank` (its parent in origin's tree); origin itself
 // for rank == origin.
 uint32_t cb_parent(uint32_t rank, uint32_t origin, uint32_t n);

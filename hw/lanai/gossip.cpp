@@ -23,6 +23,7 @@
 //              done, a receive event crosses the PCI bus and the host hears of it.
 #include "hw/lanai/gossip_state.h"
 
+#include <cmath>
 #include <ostream>
 
 namespace bcastsim::hw::lanai {
@@ -54,11 +55,14 @@ void nic::gossip_init(const gossip_request& r, gossip_client& client) {
     g.steps = algorithms::lanai::rd_steps(g.me, g.n, r.block_bytes, m_params.mtu_bytes,
                                           m_params.staging_bytes);
     g.step_packets.assign(g.steps.size(), 0);
+    for (const algorithms::lanai::rd_step& st : g.steps)
+      g.step_got.emplace_back(algorithms::lanai::arrival_record(st.packets));
   } else {
     g.ops =
         r.block_bytes == 0
             ? 1
             : static_cast<uint32_t>((r.block_bytes + m_params.mtu_bytes - 1) / m_params.mtu_bytes);
+    g.nacked_up.assign(g.n, false);
     g.arrived.resize(g.ops);
     for (auto& a : g.arrived) {
       a.reset(g.n);
@@ -90,7 +94,8 @@ void nic::gossip_task(const task& t) {
   const gossip_state::pending s = g.sends.pop();
   wire w;
   w.dst = s.to;
-  w.kind = tlm_net::packet_kind::data;
+  w.kind = s.fields.type == packet_type::coll_nack ? tlm_net::packet_kind::control
+                                                   : tlm_net::packet_kind::data;
   w.fields = s.fields;
   w.payload = s.payload;
   w.msg_id = m_next_wire_msg++;
@@ -101,6 +106,8 @@ void nic::gossip_task(const task& t) {
   w.count = s.count;
   w.created = sc_core::sc_time_stamp();
   if (s.forward) ++forwards;
+  if (s.resend) ++retransmissions;
+  if (s.fields.type == packet_type::coll_nack) ++nacks;
   queue_wire(w);
   gossip_check();
 }
@@ -125,14 +132,15 @@ void nic::cb_send_down(uint32_t origin, uint32_t op, bool forward) {
   }
 }
 
-void nic::rd_send_step() {
+// Queues every packet of step k's data for `to` (the step's peer).
+void nic::queue_rd_step(uint32_t k, network::terminal_id to, bool resend, uint32_t cycles) {
   gossip_state& g = *m_gossip;
-  const algorithms::lanai::rd_step& st = g.steps[g.step];
+  const algorithms::lanai::rd_step& st = g.steps[k];
   for (uint32_t i = 0; i < st.packets; ++i) {
     gossip_state::pending s;
-    s.to = g.req.members[st.peer];
+    s.to = to;
     s.fields.type = packet_type::rd_data;
-    s.fields.flag = static_cast<uint8_t>(g.step);
+    s.fields.flag = static_cast<uint8_t>(k);
     s.fields.origin = st.first_block;
     const uint64_t first = uint64_t{i} * m_params.mtu_bytes;
     const uint64_t left = st.bytes - first;
@@ -140,10 +148,18 @@ void nic::rd_send_step() {
     s.offset = st.first_block * g.req.block_bytes + first;
     s.index = i;
     s.count = st.packets;
+    s.resend = resend;
     g.sends.push(s);
-    post_gossip(g_send, m_params.packet_cycles);
+    post_gossip(g_send, cycles);
   }
+}
+
+void nic::rd_send_step() {
+  gossip_state& g = *m_gossip;
+  queue_rd_step(g.step, g.req.members[g.steps[g.step].peer], false, m_params.packet_cycles);
   g.step_sent = true;
+  g.deadline = sc_core::sc_time_stamp() + nack_timeout();
+  arm_timer();
 }
 
 void nic::gossip_dma_done(pci_direction, uint64_t i) {
@@ -160,6 +176,9 @@ void nic::gossip_dma_done(pci_direction, uint64_t i) {
       } else {
         g.channels.open(g.op);
         g.own_sent = true;
+        g.nacked_up.assign(g.n, false);
+        g.deadline = sc_core::sc_time_stamp() + nack_timeout();
+        arm_timer();
         cb_send_down(g.me, g.op, false);
       }
       break;
@@ -198,12 +217,18 @@ void nic::gossip_receive(packet* p) {
       return;
     }
     cb_send_down(f.origin, f.seq, true);
+    if (f.seq == g.op) restart_nack_timer();
     // The receive buffer is held until the data is in host memory.
     m_pool.release(p);
     ++g.dma_writes;
     m_pci->dma(pci_direction::to_host, payload, dma_id_gossip(gid(gdma::rx)));
-  } else if (f.type == packet_type::rd_data && f.flag < g.steps.size()) {
+  } else if (f.type == packet_type::coll_nack) {
+    gossip_nack(p->src, f);
+    release_rx(p);
+  } else if (f.type == packet_type::rd_data && f.flag < g.steps.size() &&
+             g.step_got[f.flag].mark(p->index)) {
     ++g.step_packets[f.flag];
+    if (f.flag == g.step) restart_nack_timer();
     if (g.steps[f.flag].staged_in_host) {
       m_pool.release(p);
       ++g.dma_writes;
@@ -257,6 +282,10 @@ void nic::gossip_check() {
       g.unflushed_bytes = 0;
     }
   }
+  if (all_done && g.deadline != sc_core::sc_max_time()) {
+    g.deadline = sc_core::sc_max_time();
+    arm_timer();  // cancelled: a timer left armed would end the run late
+  }
   if (!all_done || g.dma_writes > 0 || !g.sends.empty()) return;
   g.done_event = true;
   m_pci->dma(pci_direction::to_host, m_params.event_bytes, dma_id_gossip(gid(gdma::event)));
@@ -281,10 +310,98 @@ void nic::gossip_stall(std::ostream& os) const {
   os << ", " << g.dma_writes << " DMAs to the host";
 }
 
-sc_core::sc_time nic::gossip_deadline() const {
-  return sc_core::sc_max_time();
+sc_core::sc_time nic::nack_timeout() const {
+  return sc_core::sc_time::from_value(
+      static_cast<uint64_t>(std::llround(m_params.nack_timeout_us * 1e6)));
 }
 
-void nic::gossip_timer(const sc_core::sc_time&) {}
+// The operation or step made progress: its NACK timer starts again. A NIC times out when
+// the packets it expects stop coming, not a fixed time after it began, so a long operation
+// (4 KiB on 128 NICs takes 4 ms) draws no NACK while its packets still arrive. Our reading:
+// the paper says only "if any expected all-to-all broadcast message is timed out".
+void nic::restart_nack_timer() {
+  gossip_state& g = *m_gossip;
+  if (g.deadline == sc_core::sc_max_time()) return;  // not started here yet, or done
+  g.deadline = sc_core::sc_time_stamp() + nack_timeout();
+  arm_timer();
+}
+
+sc_core::sc_time nic::gossip_deadline() const {
+  if (gossip_idle() || m_gossip->done_event) return sc_core::sc_max_time();
+  return m_gossip->deadline;
+}
+
+// The running operation or step has waited nack_timeout: NACK what is missing (the paper:
+// "if any expected all-to-all broadcast message is timed out, a NACK is generated by the
+// receiver NIC and sent to the corresponding sender NIC"), and wait as long again.
+void nic::gossip_timer(const sc_core::sc_time& now) {
+  if (gossip_idle() || m_gossip->done_event || m_gossip->deadline > now) return;
+  gossip_state& g = *m_gossip;
+  g.deadline = now + nack_timeout();
+  // Only packets this NIC waits for are NACKed; waiting on its own DMA is not a timeout.
+  if (g.req.recursive_doubling) {
+    if (g.step < g.steps.size() && g.step_sent &&
+        g.step_packets[g.step] < g.steps[g.step].packets) {
+      ++timeouts;
+      send_nack(g.steps[g.step].peer, 0, g.step, 0);
+    }
+  } else if (g.own_sent && !g.arrived[g.op].complete()) {
+    ++timeouts;
+    g.nacked_up.assign(g.n, false);
+    for (const uint32_t origin : g.arrived[g.op].missing()) {
+      g.nacked_up[origin] = true;
+      send_nack(algorithms::lanai::cb_parent(g.me, origin, g.n), g.op, 0, origin);
+    }
+  }
+}
+
+void nic::send_nack(uint32_t member, uint32_t op, uint32_t step, uint32_t origin) {
+  gossip_state& g = *m_gossip;
+  gossip_state::pending s;
+  s.to = g.req.members[member];
+  s.fields.type = packet_type::coll_nack;
+  s.fields.seq = static_cast<uint16_t>(op);
+  s.fields.flag = static_cast<uint8_t>(step);
+  s.fields.origin = origin;
+  g.sends.push(s);
+  post_gossip(g_send, m_params.ack_cycles);
+}
+
+// A NACK from `from`. NIC-CB: it lacks origin's packet of operation f.seq, which this NIC sends
+// it again if it holds it (an operation's packets stay in SRAM until the collective ends: our
+// choice, the paper does not say where a parent finds a packet to resend), else passes the
+// NACK up its own tree, once a round. NIC-RD: it lacks step f.flag, which this NIC sends again
+// if it has reached that step (else it will send it when it does).
+void nic::gossip_nack(network::terminal_id from, const packet_fields& f) {
+  gossip_state& g = *m_gossip;
+  uint32_t requester = 0;
+  while (requester < g.n && g.req.members[requester] != from) ++requester;
+  if (requester == g.n) return;
+  if (g.req.recursive_doubling) {
+    const uint32_t k = f.flag;
+    if (k >= g.steps.size() || k > g.step || (k == g.step && !g.step_sent)) return;
+    queue_rd_step(k, from, true, m_params.forward_cycles);
+    return;
+  }
+  const uint32_t op = f.seq;
+  const uint32_t origin = f.origin;
+  if (op >= g.ops || origin >= g.n) return;
+  if (g.arrived[op].has(origin)) {
+    gossip_state::pending s;
+    s.to = from;
+    s.fields.type = packet_type::cb_data;
+    s.fields.flag = algorithms::lanai::arrival_flag(requester, origin, g.n).log_distance;
+    s.fields.seq = static_cast<uint16_t>(op);
+    s.fields.origin = origin;
+    s.payload = static_cast<uint32_t>(g.frag_bytes(op));
+    s.offset = origin * g.req.block_bytes + uint64_t{op} * m_params.mtu_bytes;
+    s.resend = true;
+    g.sends.push(s);
+    post_gossip(g_send, m_params.forward_cycles);
+  } else if (op == g.op && !g.nacked_up[origin]) {
+    g.nacked_up[origin] = true;
+    send_nack(algorithms::lanai::cb_parent(g.me, origin, g.n), op, 0, origin);
+  }
+}
 
 }  // namespace bcastsim::hw::lanai

@@ -20,6 +20,7 @@ struct nic::gossip_state {
     uint64_t offset = 0;  // in the collective buffer
     uint32_t index = 0, count = 1;
     bool forward = false;  // from a receive buffer (NIC-CB's fast forwarding)
+    bool resend = false;   // in answer to a NACK
   };
 
   gossip_request req;
@@ -30,6 +31,10 @@ struct nic::gossip_state {
   uint32_t me = 0;
   uint32_t dma_writes = 0;  // received data on its way to host memory
   tlm_net::ring<pending> sends;
+  // Receiver-driven recovery: when this NIC NACKs what it still misses of the running
+  // operation or step (sc_max_time: no timer), and what it passed up the tree this round.
+  sc_core::sc_time deadline = sc_core::sc_max_time();
+  std::vector<bool> nacked_up;  // [origin] (NIC-CB)
 
   // NIC-CB: the block in operations of at most one packet each (the paper: "larger all-to-all
   // broadcast messages have to be fragmented and completed with multiple all-to-all broadcast
@@ -46,7 +51,8 @@ struct nic::gossip_state {
   bool own_ready = false;  // the host's block is in SRAM
   bool step_sent = false;
   std::vector<uint32_t> step_packets;  // [step] packets received from the step's peer
-  uint64_t unflushed_bytes = 0;        // received data kept in the NIC, not yet in host memory
+  std::vector<algorithms::lanai::arrival_record> step_got;  // [step] by packet index
+  uint64_t unflushed_bytes = 0;  // received data kept in the NIC, not yet in host memory
 
   uint64_t frag_bytes(uint32_t k) const {
     const uint64_t mtu = mtu_bytes;

@@ -246,11 +246,16 @@ class nic final : public hw::nic, public pci_client {
   void post_gossip(uint32_t code, uint32_t cycles);
   void cb_send_down(uint32_t origin, uint32_t op, bool forward);
   void rd_send_step();
+  void queue_rd_step(uint32_t k, network::terminal_id to, bool resend, uint32_t cycles);
   void gossip_check();
   void gossip_task(const task& t);
   void gossip_receive(tlm_net::packet* p);
   void gossip_dma_done(pci_direction d, uint64_t id);
   void gossip_timer(const sc_core::sc_time& now);
+  void gossip_nack(network::terminal_id from, const packet_fields& f);
+  void send_nack(uint32_t member, uint32_t op, uint32_t step, uint32_t origin);
+  sc_core::sc_time nack_timeout() const;
+  void restart_nack_timer();
   sc_core::sc_time gossip_deadline() const;
   bool gossip_idle() const;
   void gossip_stall(std::ostream& os) const;

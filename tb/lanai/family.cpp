@@ -173,14 +173,6 @@ nlohmann::json instance::report() const {
     lanai_ps += n->cpu_busy_ps.value;
     pci_ps += n->pci().busy_ps.value;
   }
-  // The hosts' CPU: busy time over the simulated time, averaged over the ranks' hosts.
-  const double now_ps = static_cast<double>(sc_core::sc_time_stamp().value());
-  double cpu = 0, cpu_ps = 0;
-  for (const auto& h : m_fabric->hosts) {
-    cpu_ps += static_cast<double>(h->cpu_busy_ps.value);
-    cpu += now_ps > 0 ? h->cpu_busy_ps.value / now_ps : 0.0;
-  }
-  const double hosts = static_cast<double>(m_fabric->hosts.size());
   return {{"retransmissions", retransmissions},
           {"timeouts", timeouts},
           {"nacks", nacks},
@@ -190,9 +182,7 @@ nlohmann::json instance::report() const {
           {"pci_bytes_to_nic", to_nic},
           {"pci_bytes_to_host", to_host},
           {"lanai_busy_ns", lanai_ps / 1e3},
-          {"pci_busy_ns", pci_ps / 1e3},
-          {"host_cpu_ns", hosts > 0 ? cpu_ps / hosts / 1e3 : 0.0},
-          {"host_cpu_utilization", hosts > 0 ? cpu / hosts : 0.0}};
+          {"pci_busy_ns", pci_ps / 1e3}};
 }
 
 std::unique_ptr<offload_instance> create(const offload_context& ctx) {
@@ -201,8 +191,7 @@ std::unique_ptr<offload_instance> create(const offload_context& ctx) {
 
 void summary(const nlohmann::json& r, const summary_row& row) {
   row("lanai") << "PCI " << r["pci_bytes_to_nic"] << " B to the NICs, " << r["pci_bytes_to_host"]
-               << " B to the hosts; host CPU " << 100 * r["host_cpu_utilization"].get<double>()
-               << " %\n";
+               << " B to the hosts\n";
   row("lanai recovery") << r["retransmissions"] << " retransmissions, " << r["timeouts"]
                         << " timeouts, " << r["nacks"] << " NACKs, " << r["duplicates"]
                         << " duplicates dropped\n";
@@ -221,8 +210,7 @@ offload_family family() {
   f.check = check;
   f.create = create;
   f.summary = summary;
-  f.sweep_columns = {"lanai.retransmissions",  "lanai.nacks",
-                     "lanai.timeouts",         "lanai.host_cpu_utilization",
+  f.sweep_columns = {"lanai.retransmissions", "lanai.nacks", "lanai.timeouts",
                      "lanai.pci_bytes_to_nic", "lanai.pci_bytes_to_host"};
   return f;
 }

@@ -4,10 +4,8 @@
 // host-based collective too (over GM). result.json gets `lanai`:
 //   retransmissions, timeouts, nacks, acks, duplicates, forwards   summed over the NICs
 //   pci_bytes_to_nic, pci_bytes_to_host, lanai_busy_ns, pci_busy_ns summed over the NICs
-//   host_cpu_ns            the CPU time a rank's host spent (MPI calls, GM posts and events),
-//                          averaged over the ranks' hosts
-//   host_cpu_utilization   the same over the run's simulated time (a host that waits for the
-//                          NIC is idle here; a real MPI library would poll)
+// The hosts' CPU (every run's result.json `host`: cpu_busy_ns per rank, cpu_utilization over
+// the simulated time; a host waiting for its NIC is idle there, a real MPI library polls).
 #pragma once
 
 #include "tb/offload_family.h"
