@@ -3,7 +3,7 @@
 
     /usr/bin/python3 experiments/lanai/tables.py [RESULTS_DIR]
 
-RESULTS_DIR defaults to experiments/lanai/results (latency/results.csv, scaling/results.csv).
+RESULTS_DIR defaults to experiments/lanai/results (latency/, scaling/ and loss/results.csv).
 """
 import csv
 import os
@@ -70,14 +70,37 @@ def scaling_tables(rows):
             print("| %d | %s | %s |" % (
                 n, " | ".join("%.1f" % (float(t[n][a]["collective.completion_ns"]) / 1e3)
                               for a in ALGS),
-                " | ".join("%.2f" % (float(t[n][a]["lanai.host_cpu_ns"]) / 1e3) for a in ALGS)))
+                " | ".join("%.2f" % (float(t[n][a]["host.cpu_busy_ns"]) / 1e3) for a in ALGS)))
         print()
+
+
+def loss_table(rows):
+    agg = {}
+    for r in rows:
+        agg.setdefault((r["collective.algorithm"], float(r["fault.drop_rate"])), []).append(r)
+
+    def mean(v, col):
+        return sum(float(x[col] or 0) for x in v) / len(v)
+
+    print("Packet loss, 16 nodes, 4 KiB per process: means over %d loss patterns\n" %
+          len(next(iter(agg.values()))))
+    print("| algorithm | loss | latency us | packets lost | resent | NACKs | timeouts |")
+    print("|---|---|---|---|---|---|---|")
+    for a in ALGS:
+        for rate in sorted({k[1] for k in agg}):
+            v = agg[(a, rate)]
+            print("| %s | %g %% | %.1f | %.1f | %.1f | %.1f | %.1f |" % (
+                NAMES[a], 100 * rate, mean(v, "collective.completion_ns") / 1e3,
+                mean(v, "packets.dropped"), mean(v, "lanai.retransmissions"),
+                mean(v, "lanai.nacks"), mean(v, "lanai.timeouts")))
+    print()
 
 
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "results")
     latency_tables(load(os.path.join(d, "latency", "results.csv")))
     scaling_tables(load(os.path.join(d, "scaling", "results.csv")))
+    loss_table(load(os.path.join(d, "loss", "results.csv")))
 
 
 if __name__ == "__main__":
