@@ -420,6 +420,7 @@ void nic::on_dma_done(pci_direction d, uint64_t id) {
       gossip_dma_done(d, i);
       break;
   }
+  if (m_trace) sample_trace();
 }
 
 // Received GM data is in host memory: the message's last fragment brings a receive event.
@@ -489,16 +490,21 @@ void nic::on_wakeup() {
   }
   inject();
   m_agenda.arm();
-  if (m_trace && m_trace->window.active(now)) {
-    trace_mirror& m = *m_trace;
-    m.cpu_busy = m_cpu_busy;
-    m.tasks = m_tasks.size();
-    m.free_send_buffers = static_cast<uint32_t>(m_free_send.size());
-    m.free_recv_buffers = m_free_recv_buffers;
-    m.rx_wait = m_rx_wait.size();
-    m.out_queue = m_out.size();
-    m.pci_idle = m_pci->idle();
-  }
+  if (m_trace) sample_trace();
+}
+
+// The waveform mirror, after anything that changes it: this process's actions and the PCI
+// bus's completions (which run in the bus's process, not here).
+void nic::sample_trace() {
+  if (!m_trace->window.active(sc_core::sc_time_stamp())) return;
+  trace_mirror& m = *m_trace;
+  m.cpu_busy = m_cpu_busy;
+  m.tasks = m_tasks.size();
+  m.free_send_buffers = static_cast<uint32_t>(m_free_send.size());
+  m.free_recv_buffers = m_free_recv_buffers;
+  m.rx_wait = m_rx_wait.size();
+  m.out_queue = m_out.size();
+  m.pci_idle = m_pci->idle();
 }
 
 bool nic::idle() const {

@@ -223,6 +223,7 @@ class nic final : public hw::nic, public pci_client {
   struct trace_mirror;
 
   void on_wakeup();
+  void sample_trace();
   void run_cpu();
   void finish_task(const task& t);
   void post(task_kind k, uint32_t a = 0, uint64_t b = 0, tlm_net::packet* p = nullptr);
