@@ -54,16 +54,17 @@ tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time&
     if (p.first_of_message()) ++messages;
   }
 
-  if (m_faults.pool != nullptr && lose()) {
+  if (m_faults && lose()) {
     // Lost on the wire: the sender's credit comes back as though the receiver took the tail
     // and freed its buffer at once.
     ++dropped;
     sc_time credit_at = end + m_latency + m_latency - now;
-    m_credit_token.vc = p.vc;
-    m_credit_token.size_bytes = p.size_bytes;
+    packet& token = m_faults->credit_token;
+    token.vc = p.vc;
+    token.size_bytes = p.size_bytes;
     tlm::tlm_phase back = CREDIT;
-    in->nb_transport_bw(m_credit_token, back, credit_at);
-    m_faults.pool->release(&p);
+    in->nb_transport_bw(token, back, credit_at);
+    m_faults->faults.pool->release(&p);
     ph = tlm::END_REQ;
     t = end - now;
     return tlm::TLM_UPDATED;
@@ -80,14 +81,18 @@ tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time&
   return tlm::TLM_UPDATED;
 }
 
+void link::set_faults(const link_faults& f) {
+  m_faults = std::make_unique<fault_state>();
+  m_faults->faults = f;
+}
+
 bool link::lose() {
-  ++m_seen;
-  if (std::find(m_faults.drop_nth.begin(), m_faults.drop_nth.end(), m_seen) !=
-      m_faults.drop_nth.end())
-    return true;
-  if (m_faults.drop_rate <= 0) return false;
-  const uint64_t h = network::splitmix64(m_faults.seed ^ network::splitmix64(m_seen));
-  return static_cast<double>(h >> 11) * 0x1.0p-53 < m_faults.drop_rate;
+  const link_faults& f = m_faults->faults;
+  const uint64_t seen = ++m_faults->seen;
+  if (std::find(f.drop_nth.begin(), f.drop_nth.end(), seen) != f.drop_nth.end()) return true;
+  if (f.drop_rate <= 0) return false;
+  const uint64_t h = network::splitmix64(f.seed ^ network::splitmix64(seen));
+  return static_cast<double>(h >> 11) * 0x1.0p-53 < f.drop_rate;
 }
 
 void link::b_transport(packet&, sc_time&) {

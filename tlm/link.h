@@ -14,6 +14,7 @@
 #include "tlm/statistics.h"
 
 #include <cstdint>
+#include <memory>
 #include <systemc>
 #include <vector>
 
@@ -47,7 +48,7 @@ class link final : public sc_core::sc_module, public fw_if, public bw_if {
 
   const link_params& params() const { return m_params; }
   // Turns fault injection on; `f.pool` must outlive the link.
-  void set_faults(const link_faults& f) { m_faults = f; }
+  void set_faults(const link_faults& f);
   sc_core::sc_time serialisation(uint32_t bytes) const;
   // When the link is free to start another packet.
   const sc_core::sc_time& free_at() const { return m_free_at; }
@@ -77,9 +78,13 @@ class link final : public sc_core::sc_module, public fw_if, public bw_if {
   double m_ps_per_byte;
   sc_core::sc_time m_latency;
   sc_core::sc_time m_free_at;
-  link_faults m_faults;
-  uint64_t m_seen = 0;  // packets offered to the link (for drop_nth and the draws)
-  packet m_credit_token;
+  // Only a link with faults carries their state: a pointer on every other (of a million).
+  struct fault_state {
+    link_faults faults;
+    uint64_t seen = 0;  // packets offered to the link (for drop_nth and the draws)
+    packet credit_token;
+  };
+  std::unique_ptr<fault_state> m_faults;
   stat_group m_stats;
 };
 
