@@ -268,9 +268,10 @@ loss_fn random_loss(double rate, uint64_t seed) {
 
 schedule gossip_schedule(uint32_t ranks, uint64_t bytes, bool recursive_doubling) {
   if (recursive_doubling && (ranks == 0 || (ranks & (ranks - 1)) != 0)) {
-    throw std::invalid_argument("nic-rd needs a power-of-two number of ranks (recursive "
-                                "doubling pairs rank r with r XOR 2^k); got " +
-                                std::to_string(ranks) + " ranks");
+    throw std::invalid_argument("collective.algorithm = 'nic-rd' needs a power-of-two number "
+                                "of ranks (recursive doubling pairs rank r with r XOR 2^k); got " +
+                                std::to_string(ranks) + " ranks; allowed: 1, 2, 4, 8, ... ranks, "
+                                "or nic-cb");
   }
   schedule s(ranks);
   s.bytes = bytes * ranks;

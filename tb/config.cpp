@@ -328,8 +328,8 @@ std::vector<key_info> general_keys() {
       // (here: the traffic generators' keys, see schema())
       r("fault.drop_rate", "0", 0, 1,
         "fraction of packets every network link loses, drawn per link and packet from the run's "
-        "seed; the host NIC does not resend (a run then stalls, exit 1), a LANai NIC does "
-        "(GM, and the NIC-based collectives' NACKs)"),
+        "seed; only with NICs that resend: nic.kind = lanai (GM, and the NIC-based "
+        "collectives' NACKs)"),
       t("fault.drop_packet", "",
         "packets to lose: LINK:N[,LINK:N...], the N-th packet (from 1) crossing the link named "
         "LINK (link_nic_T: terminal T into its router; link_rR_P: out of router R's port P)"),
@@ -562,6 +562,16 @@ scenario make_scenario(const config& cfg) {
   s.max_time_ns = cfg.real("sim.max_time_ns");
   s.fault_drop_rate = cfg.real("fault.drop_rate");
   s.fault_drop_packet = cfg.text("fault.drop_packet");
+  // A lost packet is gone for good unless the NICs resend: only a family NIC chosen by
+  // nic.kind (lanai: GM, the collectives' NACKs) does. Anything else would stall, and with
+  // background traffic not even stop until sim.max_time_ns.
+  if (s.faults() && !(first_family && first_family->nic_kind)) {
+    const std::string key = s.fault_drop_rate > 0 ? "fault.drop_rate" : "fault.drop_packet";
+    throw config_error(key, key + " loses packets, and only NICs that resend recover them: "
+                                "allowed with nic.kind = lanai (GM's resends, the NIC-based "
+                                "collectives' NACKs); the host NIC, Ragasa's, Tofu2's and the "
+                                "Galaxyfly engines' hardware would stall");
+  }
   check_collective_times(s);
   s.vcd_file = cfg.text("trace.vcd");
   std::stringstream blocks(cfg.text("trace.blocks"));

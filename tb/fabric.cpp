@@ -21,7 +21,8 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   const uint32_t nr = topo.num_routers();
   const uint32_t nt = topo.num_terminals();
   hw::router_params rparams = s.router;
-  if (const offload_family* f = family_of_scenario(s); f && !sched.ranks.empty()) {
+  if (const offload_family* f = family_of_scenario(s);
+      f && (!sched.ranks.empty() || (f->nic_kind && f->name == s.nic_kind))) {
     offloads.push_back(f->create(
         offload_context{s, topo, routing, place, sched, prog, progress, record_unit_inputs}));
     rparams.attached = offloads.back()->router_attachment();
@@ -108,9 +109,10 @@ void fabric::set_faults(const scenario& s) {
     uint64_t nth = 0;
     try {
       if (colon == std::string::npos || colon + 1 == item.size()) throw std::invalid_argument("");
-      size_t used = 0;
-      nth = std::stoull(item.substr(colon + 1), &used);
-      if (used != item.size() - colon - 1 || nth == 0) throw std::invalid_argument("");
+      const std::string n = item.substr(colon + 1);
+      if (n.find_first_not_of("0123456789") != std::string::npos) throw std::invalid_argument("");
+      nth = std::stoull(n);
+      if (nth == 0) throw std::invalid_argument("");
     } catch (const std::exception&) {
       throw config_error("fault.drop_packet", "fault.drop_packet: '" + item +
                                                   "' is not LINK:N with N a whole number >= 1");

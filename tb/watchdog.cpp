@@ -23,8 +23,6 @@ void describe_stall(std::ostream& os, const fabric& fab, const scenario& s, uint
   os << "; packets injected " << injected << ", delivered " << delivered - dropped
      << ", lost by fault injection " << dropped << ", in routers " << buffered
      << ", in the pool " << fab.pool.in_use() << "\n";
-  if (dropped > 0 && s.nic_kind == "host")
-    os << "  the host NIC does not resend lost packets (nic.kind = lanai does, over GM)\n";
   const uint32_t max_blocks = 12;
   uint32_t shown = 0;
   // The offload blocks first, with half the budget: a deadlock of their resources shows

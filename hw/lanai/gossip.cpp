@@ -50,6 +50,7 @@ void nic::gossip_init(const gossip_request& r, gossip_client& client) {
   g.client = &client;
   g.n = static_cast<uint32_t>(r.members.size());
   g.me = r.member;
+  g.queued_resends.assign(g.n, 0);
   g.mtu_bytes = m_params.mtu_bytes;
   if (r.recursive_doubling) {
     g.steps = algorithms::lanai::rd_steps(g.me, g.n, r.block_bytes, m_params.mtu_bytes,
@@ -105,6 +106,7 @@ void nic::gossip_task(const task& t) {
   w.index = s.index;
   w.count = s.count;
   w.created = sc_core::sc_time_stamp();
+  w.resend = s.resend;
   if (s.forward) ++forwards;
   if (s.resend) ++retransmissions;
   if (s.fields.type == packet_type::coll_nack) ++nacks;
@@ -291,6 +293,18 @@ void nic::gossip_check() {
   m_pci->dma(pci_direction::to_host, m_params.event_bytes, dma_id_gossip(gid(gdma::event)));
 }
 
+// A collective packet left for the link: NACKs and resends are no longer waiting.
+void nic::gossip_injected(const wire& w) {
+  gossip_state& g = *m_gossip;
+  if (w.fields.type == packet_type::coll_nack) {
+    --g.queued_nacks;
+  } else if (w.resend) {
+    for (uint32_t m = 0; m < g.n; ++m) {
+      if (g.req.members[m] == w.dst && g.queued_resends[m] > 0) --g.queued_resends[m];
+    }
+  }
+}
+
 bool nic::gossip_idle() const {
   return !m_gossip || !m_gossip->active;
 }
@@ -338,6 +352,7 @@ void nic::gossip_timer(const sc_core::sc_time& now) {
   if (gossip_idle() || m_gossip->done_event || m_gossip->deadline > now) return;
   gossip_state& g = *m_gossip;
   g.deadline = now + nack_timeout();
+  if (g.queued_nacks > 0) return;  // the last round's NACKs have not left yet
   // Only packets this NIC waits for are NACKed; waiting on its own DMA is not a timeout.
   if (g.req.recursive_doubling) {
     if (g.step < g.steps.size() && g.step_sent &&
@@ -363,6 +378,7 @@ void nic::send_nack(uint32_t member, uint32_t op, uint32_t step, uint32_t origin
   s.fields.seq = static_cast<uint16_t>(op);
   s.fields.flag = static_cast<uint8_t>(step);
   s.fields.origin = origin;
+  ++g.queued_nacks;
   g.sends.push(s);
   post_gossip(g_send, m_params.ack_cycles);
 }
@@ -376,10 +392,11 @@ void nic::gossip_nack(network::terminal_id from, const packet_fields& f) {
   gossip_state& g = *m_gossip;
   uint32_t requester = 0;
   while (requester < g.n && g.req.members[requester] != from) ++requester;
-  if (requester == g.n) return;
+  if (requester == g.n || g.queued_resends[requester] > 0) return;  // one waits already
   if (g.req.recursive_doubling) {
     const uint32_t k = f.flag;
     if (k >= g.steps.size() || k > g.step || (k == g.step && !g.step_sent)) return;
+    g.queued_resends[requester] += g.steps[k].packets;
     queue_rd_step(k, from, true, m_params.forward_cycles);
     return;
   }
@@ -396,6 +413,7 @@ void nic::gossip_nack(network::terminal_id from, const packet_fields& f) {
     s.payload = static_cast<uint32_t>(g.frag_bytes(op));
     s.offset = origin * g.req.block_bytes + uint64_t{op} * m_params.mtu_bytes;
     s.resend = true;
+    ++g.queued_resends[requester];
     g.sends.push(s);
     post_gossip(g_send, m_params.forward_cycles);
   } else if (op == g.op && !g.nacked_up[origin]) {

@@ -35,6 +35,10 @@ struct nic::gossip_state {
   // operation or step (sc_max_time: no timer), and what it passed up the tree this round.
   sc_core::sc_time deadline = sc_core::sc_max_time();
   std::vector<bool> nacked_up;  // [origin] (NIC-CB)
+  // Recovery traffic not yet on the link: no new NACK round while this NIC's NACKs wait, and
+  // no resend to a NIC while one to it waits (a short timeout would queue them without bound).
+  uint32_t queued_nacks = 0;
+  std::vector<uint32_t> queued_resends;  // [member]
 
   // NIC-CB: the block in operations of at most one packet each (the paper: "larger all-to-all
   // broadcast messages have to be fragmented and completed with multiple all-to-all broadcast

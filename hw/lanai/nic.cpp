@@ -146,6 +146,8 @@ void nic::finish_task(const task& t) {
     case task_kind::build_packet: {
       send_buffer& sb = m_send_buffers[t.a];
       sb.w.fields.seq = conn(sb.w.dst).tx.post(t.a, sc_core::sc_time_stamp().value(), m_resend_ps);
+      sb.w.buffer = t.a;
+      ++sb.queued;
       queue_wire(sb.w);
       arm_timer();
       break;
@@ -153,7 +155,7 @@ void nic::finish_task(const task& t) {
     case task_kind::resend:
       ++retransmissions;
       m_send_buffers[t.a].w.fields.seq = static_cast<uint16_t>(t.b);
-      queue_wire(m_send_buffers[t.a].w);
+      queue_wire(m_send_buffers[t.a].w);  // still counted in `queued` until injected
       break;
     case task_kind::send_ack: {
       wire w;
@@ -236,7 +238,11 @@ void nic::on_ack(const packet& p, bool nack) {
     for (uint32_t i = 0; i < m_events.size(); ++i) {
       if (m_events.at(i).id == msg) --m_events.at(i).unacked;
     }
-    m_free_send.push_back(static_cast<uint32_t>(b));
+    // A buffer is reused only once no copy of its packet waits to leave it.
+    if (m_send_buffers[b].queued == 0)
+      m_free_send.push_back(static_cast<uint32_t>(b));
+    else
+      m_send_buffers[b].acked = true;
   }
   // Messages all acknowledged leave the queue in order (GM returns the send token).
   while (!m_events.empty() && m_events.front().unacked == 0) m_events.pop();
@@ -246,8 +252,12 @@ void nic::on_ack(const packet& p, bool nack) {
 }
 
 void nic::resend(const std::vector<send_record>& records) {
-  for (const send_record& r : records)
+  for (const send_record& r : records) {
+    send_buffer& b = m_send_buffers[r.packet];
+    if (b.queued > 0) continue;  // its last copy has not left yet
+    ++b.queued;
     post(task_kind::resend, static_cast<uint32_t>(r.packet), r.seq);
+  }
 }
 
 // --- the network ---
@@ -290,6 +300,15 @@ void nic::inject() {
                          network::packet_entropy(m_seed, m_terminal, m_next_packet++), p->route);
     ++packets_injected;
     if (w.fields.type == packet_type::gm_data && w.index == 0) ++messages_sent;
+    if (w.fields.type == packet_type::coll_nack || w.resend) gossip_injected(w);
+    if (w.buffer < m_send_buffers.size()) {
+      send_buffer& b = m_send_buffers[w.buffer];
+      if (--b.queued == 0 && b.acked) {
+        b.acked = false;
+        m_free_send.push_back(w.buffer);
+        fetch_fragments();  // touches neither m_out nor `w`
+      }
+    }
     m_out.pop();
     m_inject.send(out, *p, now);
     m_agenda.push(m_inject.busy_until(), action{});

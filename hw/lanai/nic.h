@@ -194,6 +194,8 @@ class nic final : public hw::nic, public pci_client {
     uint32_t tag = 0, msg_seq = 0, collective_id = 0, index = 0, count = 0;
     uint64_t msg_bytes = 0, buf_offset = 0;
     sc_core::sc_time created;
+    uint32_t buffer = 0xffffffffu;  // the send buffer it comes from (GM data), else none
+    bool resend = false;            // a collective packet sent again in answer to a NACK
   };
   // A host message being sent.
   struct outgoing {
@@ -209,6 +211,10 @@ class nic final : public hw::nic, public pci_client {
   struct send_buffer {
     uint64_t message = 0;  // outgoing id
     wire w;
+    // Copies of its packet queued for the LANai or the link: a resend is not queued behind
+    // another one (a short timeout would otherwise queue resends without bound).
+    uint32_t queued = 0;
+    bool acked = false;  // acknowledged while a copy was queued: freed when it has left
   };
   struct connection {
     gm_sender tx;
@@ -259,6 +265,7 @@ class nic final : public hw::nic, public pci_client {
   void restart_nack_timer();
   sc_core::sc_time gossip_deadline() const;
   bool gossip_idle() const;
+  void gossip_injected(const wire& w);
   void gossip_stall(std::ostream& os) const;
 
   network::terminal_id m_terminal;

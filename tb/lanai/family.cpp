@@ -197,6 +197,43 @@ void summary(const nlohmann::json& r, const summary_row& row) {
                         << " duplicates dropped\n";
 }
 
+// `bcastsim analyze`: the algorithm's logical account, without SystemC: the packets every
+// operation or step moves (NIC-CB's forwards among them) and the peers a NIC keeps.
+nlohmann::json analyze(const scenario& s, const network::topology&, const network::placement&,
+                       const algorithms::program& prog) {
+  namespace lg = algorithms::lanai;
+  const hw::lanai::nic_params p = read_params(s.cfg);
+  for (const algorithms::instance_info& inst : prog.instances) {
+    if (inst.algorithm->offload != "lanai") continue;
+    const algorithms::collective_spec& c = s.collectives[inst.collective];
+    const uint32_t n = static_cast<uint32_t>(inst.ranks.size());
+    if (c.algorithm == "nic-rd") {
+      uint64_t per_nic = 0, staged = 0;
+      const std::vector<lg::rd_step> steps =
+          lg::rd_steps(0, n, c.bytes, p.mtu_bytes, p.staging_bytes);
+      for (const lg::rd_step& st : steps) {
+        per_nic += st.packets;
+        staged += st.staged_in_host ? 1 : 0;
+      }
+      return {{"algorithm", c.algorithm},
+              {"ranks", n},
+              {"steps", steps.size()},
+              {"packets", per_nic * n},
+              {"steps_staged_in_host", staged}};
+    }
+    const uint64_t ops = c.bytes == 0 ? 1 : (c.bytes + p.mtu_bytes - 1) / p.mtu_bytes;
+    const uint64_t own = lg::cb_sends(0, 0, n).size();  // the root's children, any origin
+    const uint64_t packets = uint64_t{n} * (n - 1) * ops;
+    return {{"algorithm", c.algorithm},
+            {"ranks", n},
+            {"operations", ops},
+            {"packets", packets},
+            {"forwards", packets - uint64_t{n} * own * ops},
+            {"peers_per_nic", lg::cb_peers(0, n).size()}};
+  }
+  return nlohmann::json::object();
+}
+
 }  // namespace
 
 offload_family family() {
@@ -210,6 +247,7 @@ offload_family family() {
   f.check = check;
   f.create = create;
   f.summary = summary;
+  f.analyze = analyze;
   f.sweep_columns = {"lanai.retransmissions", "lanai.nacks", "lanai.timeouts",
                      "lanai.pci_bytes_to_nic", "lanai.pci_bytes_to_host"};
   return f;
