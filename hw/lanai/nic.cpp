@@ -58,6 +58,7 @@ nic::nic(const sc_core::sc_module_name& name, network::terminal_id terminal,
   m_send_buffers.resize(params.send_buffers);
   for (uint32_t i = params.send_buffers; i-- > 0;) m_free_send.push_back(i);
   m_free_recv_buffers = params.recv_buffers;
+  m_recv_tokens = params.recv_tokens;
   m_inject.init(this->name(), vcs, inject_buffer_bytes);
   m_fw.bind_owner(this, 0);
   m_bw.bind_owner(this, 0);
@@ -80,6 +81,12 @@ nic::nic(const sc_core::sc_module_name& name, network::terminal_id terminal,
   m_stats.declare("duplicates", "packets", "packets dropped as already held", duplicates);
   m_stats.declare("forwards", "packets", "NIC-CB packets sent on from a receive buffer", forwards);
   m_stats.declare("cpu_busy_ps", "ps", "time the LANai was busy", cpu_busy_ps);
+  m_stats.declare("send_token_waits", "messages",
+                  "host messages that waited in the host library for a GM send token",
+                  send_token_waits);
+  m_stats.declare("recv_token_drops", "packets",
+                  "packets dropped unacknowledged for want of a GM receive token",
+                  recv_token_drops);
   m_stats.declare("rx_wait_peak", "packets", "most packets waiting for a receive buffer",
                   rx_wait_peak, tlm_net::combine::max);
   SC_METHOD(on_wakeup);
@@ -147,6 +154,7 @@ void nic::finish_task(const task& t) {
       send_buffer& sb = m_send_buffers[t.a];
       sb.w.fields.seq = conn(sb.w.dst).tx.post(t.a, sc_core::sc_time_stamp().value(), m_resend_ps);
       sb.w.buffer = t.a;
+      if (sb.w.index == 0) ++messages_sent;  // once: not again when resent
       ++sb.queued;
       queue_wire(sb.w);
       arm_timer();
@@ -182,6 +190,16 @@ void nic::finish_task(const task& t) {
 // --- host sends ---
 
 void nic::send_message(const message& m) {
+  if (m_events.size() >= m_params.send_tokens) {
+    ++send_token_waits;
+    m_token_wait.push(m);
+    return;
+  }
+  post_send_event(m);
+}
+
+// The message has a send token: its send event goes to the NIC.
+void nic::post_send_event(const message& m) {
   outgoing o;
   o.msg = m;
   o.id = m_next_msg++;
@@ -245,7 +263,10 @@ void nic::on_ack(const packet& p, bool nack) {
       m_send_buffers[b].acked = true;
   }
   // Messages all acknowledged leave the queue in order (GM returns the send token).
-  while (!m_events.empty() && m_events.front().unacked == 0) m_events.pop();
+  while (!m_events.empty() && m_events.front().unacked == 0) {
+    m_events.pop();
+    if (!m_token_wait.empty()) post_send_event(m_token_wait.pop());
+  }
   if (nack) resend(c.tx.nack(seq, sc_core::sc_time_stamp().value(), m_resend_ps));
   fetch_fragments();
   arm_timer();
@@ -299,7 +320,6 @@ void nic::inject() {
     m_routing.init_state(m_terminal, w.dst,
                          network::packet_entropy(m_seed, m_terminal, m_next_packet++), p->route);
     ++packets_injected;
-    if (w.fields.type == packet_type::gm_data && w.index == 0) ++messages_sent;
     if (w.fields.type == packet_type::coll_nack || w.resend) gossip_injected(w);
     if (w.buffer < m_send_buffers.size()) {
       send_buffer& b = m_send_buffers[w.buffer];
@@ -348,7 +368,6 @@ void nic::take_arrivals() {
     ++packets_delivered;
     latency_ps.sample(static_cast<double>((now - p->injected).value()));
     routers.sample(p->routers);
-    if (m_client) m_client->on_packet(*p);
     post(task_kind::receive, 0, 0, p);
   }
 }
@@ -379,6 +398,13 @@ void nic::receive(packet* p) {
 void nic::receive_gm(packet* p) {
   const packet_fields f = p->offload.as<packet_fields>();
   connection& c = conn(p->src);
+  if (p->index == 0 && f.seq == c.rx.expected() && m_recv_tokens == 0) {
+    // No host buffer to receive the message into: GM takes no packet of it, and the
+    // sender's timeout sends it again.
+    ++recv_token_drops;
+    release_rx(p);
+    return;
+  }
   switch (c.rx.receive(f.seq)) {
     case gm_receiver::verdict::deliver: {
       uint32_t slot;
@@ -389,6 +415,10 @@ void nic::receive_gm(packet* p) {
         slot = static_cast<uint32_t>(m_rx_dmas.size());
         m_rx_dmas.emplace_back();
       }
+      if (p->index == 0) --m_recv_tokens;
+      // Only host data taken in sequence is the client's packet: not ACKs, duplicates, packets
+      // dropped for want of a token, nor the collective's packets.
+      if (m_client) m_client->on_packet(*p);
       const uint32_t payload = p->size_bytes - m_params.header_bytes;
       m_rx_dmas[slot] =
           rx_dma{p->src,       p->msg_id,     payload, p->collective_id, p->tag, p->msg_seq,
@@ -430,6 +460,7 @@ void nic::on_dma_done(pci_direction d, uint64_t id) {
     case dma_kind::rx_event: {
       const rx_dma r = m_rx_dmas[i];
       m_free_rx_dmas.push_back(static_cast<uint32_t>(i));
+      ++m_recv_tokens;  // the host takes the event and provides the buffer again
       ++messages_received;
       if (m_client)
         m_client->on_message(r.src, r.collective_id, r.tag, r.buf_offset, r.msg_bytes, r.msg_seq);
@@ -527,17 +558,19 @@ void nic::sample_trace() {
 }
 
 bool nic::idle() const {
-  return m_events.empty() && m_out.empty() && m_tasks.empty() && !m_cpu_busy && m_rx_wait.empty() &&
-         m_partial.empty() && m_pci->idle() && m_free_rx_dmas.size() == m_rx_dmas.size() &&
-         gossip_idle();
+  return m_events.empty() && m_token_wait.empty() && m_out.empty() && m_tasks.empty() &&
+         !m_cpu_busy && m_rx_wait.empty() && m_partial.empty() && m_pci->idle() &&
+         m_free_rx_dmas.size() == m_rx_dmas.size() && gossip_idle();
 }
 
 bool nic::describe_stall(std::ostream& os) const {
   if (idle()) return false;
-  os << "  " << name() << ": " << m_events.size() << " host messages not yet acknowledged, "
-     << m_free_send.size() << "/" << m_params.send_buffers << " send buffers free, "
-     << m_free_recv_buffers << "/" << m_params.recv_buffers << " receive buffers free ("
-     << m_rx_wait.size() << " packets waiting for one), " << m_tasks.size() << " LANai tasks queued"
+  os << "  " << name() << ": " << m_events.size() << " host messages not yet acknowledged ("
+     << m_token_wait.size() << " more waiting for a send token), " << m_recv_tokens << "/"
+     << m_params.recv_tokens << " receive tokens, " << m_free_send.size() << "/"
+     << m_params.send_buffers << " send buffers free, " << m_free_recv_buffers << "/"
+     << m_params.recv_buffers << " receive buffers free (" << m_rx_wait.size()
+     << " packets waiting for one), " << m_tasks.size() << " LANai tasks queued"
      << (m_cpu_busy ? " (busy)" : "") << ", " << m_out.size() << " packets to inject (VC 0 credits "
      << m_inject.credits(0, sc_core::sc_time_stamp()) << " bytes)";
   std::ostringstream pci;

@@ -3,7 +3,9 @@
 // NIC interface, hw/nic/nic.h).
 //
 // Code flow:
-//   host send   send_message(): the host writes a send event across the PCI bus (event_bytes,
+//   host send   send_message(): a message needs one of GM's send tokens (send_tokens), held
+//               until all its packets are acknowledged; without one it waits in the host
+//               library. With one, the host writes a send event across the PCI bus (event_bytes,
 //               to the NIC); the LANai takes it (event_cycles), and for every fragment of at
 //               most mtu_bytes, once a send buffer is free, DMAs the fragment from host memory
 //               (PCI, to the NIC), builds the packet (packet_cycles) and queues it for the
@@ -16,8 +18,11 @@
 //               the switch only then: the slack buffer is full until the LANai takes it); the
 //               LANai handles it (packet_cycles): GM data in sequence is DMAed to host memory
 //               and acknowledged (ack_cycles), a duplicate acknowledged again, a gap NACKed
-//               once; the last fragment of a message is followed by a receive event DMAed to
-//               the host, after which the host hears of the message.
+//               once; a message's first packet takes one of the receive tokens (recv_tokens)
+//               that the host's receive buffers stand for, and is dropped unacknowledged (the
+//               sender resends it) when none is left; the last fragment of a message is followed by
+//               a receive event DMAed to the host, after which the host hears of the message and
+//               provides the buffer again (the token returns).
 //   collective  gossip_start() (the host's gm_gossip request, through the separate collective
 //               queue): NIC-CB or NIC-RD among the group's NICs (hw/lanai/gossip.cpp).
 //
@@ -60,6 +65,8 @@ struct nic_params {
   uint32_t forward_cycles = 40;  // a hopping packet's next destination and its re-send
   uint32_t send_buffers = 8;
   uint32_t recv_buffers = 8;
+  uint32_t send_tokens = 61;      // GM: 64 send-queue slots less 3 (FACTS §5)
+  uint32_t recv_tokens = 254;     // GM: per port (FACTS §5)
   uint32_t mtu_bytes = 4096;      // GM_MTU (FACTS §5)
   uint32_t header_bytes = 32;     // GM header 24 B + route and CRC 8 B
   uint32_t event_bytes = 32;      // a send or receive event across the PCI bus
@@ -86,6 +93,13 @@ struct nic_params {
             "send packet buffers in SRAM; a GM packet holds one until acknowledged");
     v.field("lanai.recv_buffers", recv_buffers, 1, 1e6,
             "receive packet buffers in SRAM; an arriving packet waits in the switch for one");
+    v.field("lanai.send_tokens", send_tokens, 1, 1e6,
+            "GM send tokens: host messages the NIC holds until all acknowledged; the host "
+            "library keeps any more until a token returns (GM: 61 per port)");
+    v.field("lanai.recv_tokens", recv_tokens, 1, 1e6,
+            "GM receive tokens: messages the NIC can receive into host buffers before the host "
+            "takes their receive events; a message finding none is dropped unacknowledged and "
+            "resent (GM: 254 per port)");
     v.field("lanai.mtu_bytes", mtu_bytes, 1, 1 << 20, "largest payload of a packet (GM_MTU)");
     v.field("lanai.header_bytes", header_bytes, 0, 4096,
             "bytes on the wire besides the payload: GM header 24, route and CRC 8");
@@ -140,7 +154,7 @@ class nic final : public hw::nic, public pci_client {
   void set_client(nic_client* client) override { m_client = client; }
   network::terminal_id terminal() const override { return m_terminal; }
   void send_message(const message& m) override;
-  size_t queued_messages() const override { return m_events.size(); }
+  size_t queued_messages() const override { return m_events.size() + m_token_wait.size(); }
   bool idle() const override;
   bool describe_stall(std::ostream& os) const override;
   void trace(const tlm_net::trace_window& window, const std::string& prefix) override;
@@ -161,14 +175,16 @@ class nic final : public hw::nic, public pci_client {
   const pci_bus& pci() const { return *m_pci; }
 
   // Besides the counters every NIC keeps:
-  tlm_net::counter retransmissions;  // GM packets sent again (timeout or NACK)
-  tlm_net::counter timeouts;         // GM resend timers and collective NACK timers that fired
-  tlm_net::counter acks;             // ACKs sent
-  tlm_net::counter nacks;            // NACKs sent (GM gaps and collective)
-  tlm_net::counter duplicates;       // packets dropped as already held
-  tlm_net::counter forwards;         // NIC-CB packets sent on from a receive buffer
-  tlm_net::counter cpu_busy_ps;      // LANai busy
-  tlm_net::counter rx_wait_peak;     // most packets waiting for a receive buffer
+  tlm_net::counter retransmissions;   // GM packets sent again (timeout or NACK)
+  tlm_net::counter timeouts;          // GM resend timers and collective NACK timers that fired
+  tlm_net::counter acks;              // ACKs sent
+  tlm_net::counter nacks;             // NACKs sent (GM gaps and collective)
+  tlm_net::counter duplicates;        // packets dropped as already held
+  tlm_net::counter forwards;          // NIC-CB packets sent on from a receive buffer
+  tlm_net::counter cpu_busy_ps;       // LANai busy
+  tlm_net::counter rx_wait_peak;      // most packets waiting for a receive buffer
+  tlm_net::counter send_token_waits;  // host messages that waited for a GM send token
+  tlm_net::counter recv_token_drops;  // packets dropped for want of a GM receive token
 
  private:
   // One piece of LANai work; `a` and `b` are the task's own operands.
@@ -237,6 +253,7 @@ class nic final : public hw::nic, public pci_client {
   void inject();
   void queue_wire(const wire& w);
   void take_arrivals();
+  void post_send_event(const message& m);
   void fetch_fragments();
   void receive(tlm_net::packet* p);
   void receive_gm(tlm_net::packet* p);
@@ -285,6 +302,9 @@ class nic final : public hw::nic, public pci_client {
   task m_current;
   // Host sends.
   tlm_net::ring<outgoing> m_events;  // the host's messages, in order, until all acknowledged
+  // Messages waiting in the host library for a send token (m_events holds one each).
+  tlm_net::ring<message> m_token_wait;
+  uint32_t m_recv_tokens = 0;  // receive tokens the NIC holds
   uint64_t m_next_msg = 0;
   std::vector<send_buffer> m_send_buffers;
   std::vector<uint32_t> m_free_send;                             // indices of free send buffers

@@ -103,7 +103,6 @@ class instance final : public offload_instance {
   }
 
   void attach(fabric& fab) override {
-    m_fabric = &fab;
     for (const algorithms::instance_info& inst : m_ctx.prog.instances) {
       if (inst.algorithm->offload != "lanai") continue;
       const algorithms::collective_spec& c = m_ctx.s.collectives[inst.collective];
@@ -152,14 +151,13 @@ class instance final : public offload_instance {
  private:
   offload_context m_ctx;
   hw::lanai::nic_params m_params;
-  const fabric* m_fabric = nullptr;
   std::vector<hw::lanai::nic*> m_nics;  // [terminal]
   std::vector<std::unique_ptr<agent>> m_agents;
 };
 
 nlohmann::json instance::report() const {
   uint64_t retransmissions = 0, timeouts = 0, nacks = 0, acks = 0, duplicates = 0, forwards = 0;
-  uint64_t to_nic = 0, to_host = 0, lanai_ps = 0, pci_ps = 0;
+  uint64_t to_nic = 0, to_host = 0, lanai_ps = 0, pci_ps = 0, token_waits = 0, token_drops = 0;
   for (const hw::lanai::nic* n : m_nics) {
     if (!n) continue;
     retransmissions += n->retransmissions.value;
@@ -168,6 +166,8 @@ nlohmann::json instance::report() const {
     acks += n->acks.value;
     duplicates += n->duplicates.value;
     forwards += n->forwards.value;
+    token_waits += n->send_token_waits.value;
+    token_drops += n->recv_token_drops.value;
     to_nic += n->pci().bytes_to_nic.value;
     to_host += n->pci().bytes_to_host.value;
     lanai_ps += n->cpu_busy_ps.value;
@@ -179,6 +179,8 @@ nlohmann::json instance::report() const {
           {"acks", acks},
           {"duplicates", duplicates},
           {"forwards", forwards},
+          {"send_token_waits", token_waits},
+          {"recv_token_drops", token_drops},
           {"pci_bytes_to_nic", to_nic},
           {"pci_bytes_to_host", to_host},
           {"lanai_busy_ns", lanai_ps / 1e3},
