@@ -62,7 +62,10 @@ void add_kind_keys(std::vector<key_info>& keys, const network::topology_kind& ki
          {params::real_key("link." + c.name + ".bandwidth_gib_per_s", c.bandwidth_gib_per_s, 1e-6,
                            1e6, what + ": bandwidth, GiB/s"),
           params::real_key("link." + c.name + ".latency_ns", c.latency_ns, 0, 1e9,
-                           what + ": latency (also of credits)")}) {
+                           what + ": latency (also of credits)"),
+          params::real_key("link." + c.name + ".flit_overhead_ns", 0, 0, 1e6,
+                           what + ": time each flit adds to a packet's serialisation (CODES: "
+                                  "0.505 ns per 32-B chunk on average)")}) {
       k.owner = kind.name;
       keys.push_back(std::move(k));
     }
@@ -320,6 +323,9 @@ std::vector<key_info> general_keys() {
         "largest packet; messages are split into packets of this size"),
       u("network.flit_bytes", 64, 1, 1 << 20,
         "flit size: a router may forward a packet once its head flit is in (cut-through)"),
+      r("nic.flit_gap_ns", "0", 0, 1e6,
+        "the host NIC's idle time after each flit it injects (CODES's terminal draws a second "
+        "U[0,1) ns per 32-B chunk: 0.5 ns on average)"),
       c("nic.kind", "host", nic_kinds(),
         "the NIC of every terminal: host (the plain host NIC), or an offload family's "
         "programmable NIC, which host-based collectives then run over too (lanai: GM on a "
@@ -527,6 +533,7 @@ scenario make_scenario(const config& cfg) {
     lp.bandwidth_gib_per_s = cfg.real("link." + c.name + ".bandwidth_gib_per_s");
     lp.latency_ns = cfg.real("link." + c.name + ".latency_ns");
     lp.flit_bytes = flit;
+    lp.flit_overhead_ns = cfg.real("link." + c.name + ".flit_overhead_ns");
     s.links.push_back(lp);
     const std::string buf_key = "router.vc_buffer_bytes." + c.name;
     s.router.vc_buffer_bytes.push_back(checked_buffer(buf_key, cfg.uint(buf_key), packet));
@@ -534,6 +541,8 @@ scenario make_scenario(const config& cfg) {
   s.nic.packet_bytes = packet;
   s.nic.vcs = s.router.vcs;
   s.nic.seed = s.seed;
+  s.nic.flit_bytes = flit;
+  s.nic.flit_gap_ns = cfg.real("nic.flit_gap_ns");
   s.nic.inject_buffer_bytes = s.router.vc_buffer_bytes[0];
   s.nic.eject_buffer_bytes = s.router.vc_buffer_bytes[0];
   // One offload family per run: the one nic.kind names, else the first the collectives name.
@@ -567,7 +576,8 @@ scenario make_scenario(const config& cfg) {
   // background traffic not even stop until sim.max_time_ns.
   if (s.faults() && !(first_family && first_family->nic_kind)) {
     const std::string key = s.fault_drop_rate > 0 ? "fault.drop_rate" : "fault.drop_packet";
-    throw config_error(key, key + " loses packets, and only NICs that resend recover them: "
+    throw config_error(key, key +
+                                " loses packets, and only NICs that resend recover them: "
                                 "allowed with nic.kind = lanai (GM's resends, the NIC-based "
                                 "collectives' NACKs); the host NIC, Ragasa's, Tofu2's and the "
                                 "Galaxyfly engines' hardware would stall");

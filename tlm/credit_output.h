@@ -62,7 +62,14 @@ class credit_output {
   // Sends `p` on `out`, spending its bytes from VC p.vc (the caller checked has_credits());
   // the link's answer says how long it is busy: until now + the returned delay.
   sc_core::sc_time send(initiator_socket& out, packet& p, const sc_core::sc_time& now) {
-    m_credits[p.vc] -= p.size_bytes;
+    reserve(p.vc, p.size_bytes);
+    return transmit(out, p, now);
+  }
+  // The two halves of send(), for a sender that takes the credits when it accepts a packet
+  // and sends it later (the output-queued router): spend `bytes` of VC `vc` (the caller
+  // checked has_credits()), then put the packet on the link without spending again.
+  void reserve(uint32_t vc, uint32_t bytes) { m_credits[vc] -= bytes; }
+  sc_core::sc_time transmit(initiator_socket& out, packet& p, const sc_core::sc_time& now) {
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
     out->nb_transport_fw(p, ph, t);  // p now belongs downstream

@@ -4,6 +4,7 @@
 #include "tlm/units.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace bcastsim::tlm_net {
 
@@ -14,6 +15,7 @@ link::link(const sc_core::sc_module_name& name, const link_params& params)
   in.bind(*this);
   out.bind(*this);
   m_ps_per_byte = units::ps_per_byte(params.bandwidth_gib_per_s);
+  m_overhead_ps_per_flit = params.flit_overhead_ns * 1000.0;
   m_latency = sc_time::from_value(units::ps_from_ns(params.latency_ns));
   m_stats.declare("packets", "packets", "data packets that crossed the link", packets);
   m_stats.declare("messages", "messages", "data messages that crossed the link (first packets)",
@@ -27,7 +29,11 @@ link::link(const sc_core::sc_module_name& name, const link_params& params)
 }
 
 sc_time link::serialisation(uint32_t n) const {
-  return sc_time::from_value(units::serialisation_ps(n, m_ps_per_byte));
+  const uint64_t ps = units::serialisation_ps(n, m_ps_per_byte);
+  if (m_overhead_ps_per_flit == 0) return sc_time::from_value(ps);
+  const uint64_t flits = n == 0 ? 1 : (uint64_t{n} + m_params.flit_bytes - 1) / m_params.flit_bytes;
+  return sc_time::from_value(ps + static_cast<uint64_t>(std::llround(static_cast<double>(flits) *
+                                                                     m_overhead_ps_per_flit)));
 }
 
 tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time& t) {

@@ -25,6 +25,9 @@ struct link_params {
   double bandwidth_gib_per_s = 5.25;  // GiB/s, as CODES reads the paper's "GB/s"
   double latency_ns = 10.0;
   uint32_t flit_bytes = 64;
+  // Time each flit adds to the serialisation (CODES: 0.005 ns plus a U[0,1) draw per 32-B
+  // chunk on every link, 0.505 ns on average; taken here as its mean).
+  double flit_overhead_ns = 0;
 };
 
 class packet_pool;
@@ -76,6 +79,7 @@ class link final : public sc_core::sc_module, public fw_if, public bw_if {
 
   link_params m_params;
   double m_ps_per_byte;
+  double m_overhead_ps_per_flit;
   sc_core::sc_time m_latency;
   sc_core::sc_time m_free_at;
   // Only a link with faults carries their state: a pointer on every other (of a million).

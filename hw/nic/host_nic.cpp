@@ -1,5 +1,6 @@
 #include "hw/nic/host_nic.h"
 
+#include <cmath>
 #include <cstdint>
 #include <ostream>
 
@@ -104,6 +105,12 @@ void host_nic::inject() {
     if (++o.next_index == o.count) m_queue.pop();
 
     m_inject.send(out, *p, now);
+    if (m_params.flit_gap_ns > 0) {
+      const uint64_t flits = (uint64_t{wire} + m_params.flit_bytes - 1) / m_params.flit_bytes;
+      m_inject.set_busy_until(m_inject.busy_until() +
+                              sc_time::from_value(static_cast<uint64_t>(std::llround(
+                                  static_cast<double>(flits) * m_params.flit_gap_ns * 1000.0))));
+    }
     m_agenda.push(m_inject.busy_until(), action{});
   }
 }

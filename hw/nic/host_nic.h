@@ -29,7 +29,9 @@ struct nic_params {
   uint32_t inject_buffer_bytes = 16384;  // the router's terminal VC buffer (initial credits)
   uint32_t eject_buffer_bytes = 16384;   // this NIC's receive buffer per VC
   uint32_t vcs = 3;
-  uint64_t seed = 1;  // run seed; with the terminal and packet count it gives routing entropy
+  uint32_t flit_bytes = 64;
+  double flit_gap_ns = 0;  // idle time after each flit injected (CODES's terminal pacing)
+  uint64_t seed = 1;       // run seed; with the terminal and packet count it gives routing entropy
 };
 
 class host_nic final : public nic {

@@ -40,6 +40,16 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
                                 " entries; the topology has " +
                                 std::to_string(topo.num_link_classes()) + " link classes");
   }
+  if (params.model != "input_queued" && params.model != "output_queued") {
+    throw std::invalid_argument(std::string(this->name()) + ": router.model '" + params.model +
+                                "' (allowed: input_queued, output_queued)");
+  }
+  m_output_queued = params.model == "output_queued";
+  if (m_output_queued) {
+    m_out_vcs.resize(size_t{m_radix} * m_vcs);
+    m_out_queued.assign(m_radix, 0);
+    m_out_parked.assign(m_radix, 0);
+  }
   m_period = sc_time::from_value(units::clock_period_ps(params.clock_mhz));
   m_pipeline = m_period * params.delay_cycles;
   if (params.attached.input_gib_per_s > 0)
@@ -161,6 +171,10 @@ void router::on_wakeup() {
         p->next_port = static_cast<uint16_t>(d.port);
         p->next_vc = d.vc;
         p->hop_ready = now;
+        if (m_output_queued) {
+          oq_arrive(a.port, p);
+          break;
+        }
         ivc(a.port, p->vc).fifo.push(p);
         ++m_inputs[a.port].ready;
         break;
@@ -204,6 +218,12 @@ void router::allocate() {
   auto retry_at = [&retry](const sc_time& t) {
     if (t < retry) retry = t;
   };
+  if (m_output_queued) {
+    oq_unpark(retry);
+    oq_send(retry);
+    if (retry != sc_core::sc_max_time()) wake_at(retry);
+    return;
+  }
   // Every head that could leave now requests its output; the separable allocator picks one
   // VC per input and one input per output, round-robin (hw/router/separable_allocator.h).
   for (uint32_t i = 0; i < m_radix; ++i) {
@@ -271,6 +291,7 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
 }
 
 bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
+  if (m_output_queued) return oq_describe_stall(os, max_lines);
   uint32_t lines = 0;
   for (uint32_t i = 0; i < m_radix; ++i) {
     for (uint32_t vc = 0; vc < m_vcs; ++vc) {

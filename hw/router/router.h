@@ -1,7 +1,15 @@
-// An input-queued router with virtual channels and credit flow control, virtual cut-through
-// at packet granularity. It knows no topology: it asks a routing policy for (port, VC).
+// A router with virtual channels and credit flow control, virtual cut-through at packet
+// granularity. It knows no topology: it asks a routing policy for (port, VC). Two models
+// (router.model):
+//   input_queued    (default) FIFOs per input VC, a separable allocator, an input sends one
+//                   packet at a time at the link's rate (head-of-line blocking per input VC);
+//   output_queued   CODES's dragonfly router (experiments/codes/codes-dragonfly-notes.md §3,
+//                   hw/router/router_output_queued.cpp): no input FIFOs; a routed packet joins
+//                   its output VC's queue when that output holds credits for it, and only then
+//                   returns its credit upstream; else it is parked, in order, holding the
+//                   credit. Outputs serve their highest non-empty VC first, FIFO within it.
 //
-// Code flow of one packet (see hw/README.md):
+// Code flow of one packet, input_queued (see hw/README.md):
 //   in[i].nb_transport_fw   head flit arrives; the packet already owns buffer space (the
 //                           upstream sender spent credits), so it is only accounted here
 //   agenda ARRIVE           after the pipeline (delay_cycles, aligned to the clock edge) the
@@ -54,6 +62,7 @@ struct router_params {
   uint32_t vcs = 3;            // VCs on every port
   uint32_t delay_cycles = 50;  // routing + allocation + crossbar pipeline
   double clock_mhz = 1000.0;
+  std::string model = "input_queued";
   // Input VC buffer per link class of the topology ([0] = terminal), in bytes: the keys
   // router.vc_buffer_bytes.<class>, declared by the topology kind with its classes.
   std::vector<uint32_t> vc_buffer_bytes;
@@ -79,6 +88,10 @@ struct router_params {
     v.field("router.delay_cycles", delay_cycles, 0, 1e6,
             "router pipeline: routing, allocation, crossbar");
     v.field("router.clock_mhz", clock_mhz, 1e-3, 1e6, "router clock");
+    v.choice("router.model", model, {"input_queued", "output_queued"},
+             "input_queued: FIFOs per input VC and a separable allocator; output_queued: "
+             "CODES's dragonfly router, queues per output VC filled as credits allow, the "
+             "highest VC served first (hw/router/router.h)");
   }
 };
 
@@ -149,6 +162,16 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
     uint32_t ready = 0;  // packets in the FIFOs
   };
   struct trace_mirror;
+  // output_queued: a routed packet and the input VC whose credit it holds.
+  struct held {
+    tlm_net::packet* pkt = nullptr;
+    uint16_t in_port = 0;
+    uint8_t in_vc = 0;
+  };
+  struct output_vc {
+    tlm_net::ring<tlm_net::packet*> queue;  // accepted: credits spent, upstream credit returned
+    tlm_net::ring<held> parked;             // waiting for credits, in arrival order
+  };
 
   void on_wakeup();
   network::route_decision route(tlm_net::packet& p);
@@ -157,6 +180,14 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   sc_core::sc_time pipeline_done(const sc_core::sc_time& arrival) const;
   input_vc& ivc(uint32_t port, uint32_t vc) { return m_in_vcs[port * m_vcs + vc]; }
   const input_vc& ivc(uint32_t port, uint32_t vc) const { return m_in_vcs[port * m_vcs + vc]; }
+  // output_queued (hw/router/router_output_queued.cpp).
+  output_vc& ovc(uint32_t port, uint32_t vc) { return m_out_vcs[port * m_vcs + vc]; }
+  const output_vc& ovc(uint32_t port, uint32_t vc) const { return m_out_vcs[port * m_vcs + vc]; }
+  void oq_arrive(uint32_t in_port, tlm_net::packet* p);
+  void oq_accept(const held& h);
+  void oq_unpark(sc_core::sc_time& retry);
+  void oq_send(sc_core::sc_time& retry);
+  bool oq_describe_stall(std::ostream& os, uint32_t max_lines) const;
   void sample_trace();
   // Wakes the router at `when` unless a wake-up at or before it is already set.
   void wake_at(const sc_core::sc_time& when);
@@ -181,6 +212,10 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   std::vector<tlm_net::credit_output> m_outputs;  // [port]: credits toward the peer, busy time
   separable_allocator m_allocator;                // inputs x VCs onto outputs, round-robin
   std::vector<tlm_net::packet> m_credit_tokens;   // [port]: payload of credit returns
+  bool m_output_queued = false;
+  std::vector<output_vc> m_out_vcs;    // output_queued: [port * vcs + vc]
+  std::vector<uint32_t> m_out_queued;  // output_queued: [port] packets accepted, not yet sent
+  std::vector<uint32_t> m_out_parked;  // output_queued: [port] packets parked
   uint64_t m_buffered = 0;
   sc_core::sc_time m_wake_at = sc_core::sc_max_time();  // earliest wake-up set, if any
 

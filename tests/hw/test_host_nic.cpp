@@ -271,6 +271,20 @@ BOOST_AUTO_TEST_CASE(host_nic_splits_messages_into_packets) {
   BOOST_TEST(b.pool.in_use() == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(host_nic_flit_gap_paces_injection) {
+  // nic.flit_gap_ns (CODES's terminal pacing): after each packet the NIC idles 0.5 ns per
+  // 64-B flit, so the second of two 512-B packets starts at 90826 + 8 * 500 ps.
+  bench_params bp;
+  bp.nic.flit_gap_ns = 0.5;
+  bp.nic.flit_bytes = 64;
+  bench b("bench", bp);
+  b.script = [](bench& self) { self.send(0, 1024, 7); };
+  sc_core::sc_start();
+  BOOST_TEST_REQUIRE(b.sink.got.size() == 2u);
+  BOOST_TEST(b.sink.got[0].pkt.injected.value() == 0u);
+  BOOST_TEST(b.sink.got[1].pkt.injected.value() == 90826u + 4000u);
+}
+
 BOOST_AUTO_TEST_CASE(host_nic_injection_waits_for_credits) {
   bench_params bp;
   bp.nic.inject_buffer_bytes = 512;  // room for exactly one packet

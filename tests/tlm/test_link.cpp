@@ -160,6 +160,28 @@ BOOST_AUTO_TEST_CASE(link_serialisation_is_bytes_over_gib_per_s) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(link_flit_overhead_adds_per_flit) {
+  // CODES's per-chunk draw, as its mean: 0.505 ns per 32-B flit on top of the bytes' time.
+  tlm_net::link_params lp = default_params();
+  lp.flit_bytes = 32;
+  lp.flit_overhead_ns = 0.505;
+  bench b(lp);
+  b.sender.script = [&](test_sender& s) {
+    packet p = make_packet(512);
+    s.send(p);
+  };
+  sc_core::sc_start();
+  // 512 B: 16 flits, 90826 + 16 * 505 ps; 33 B: 2 flits; an empty packet still one flit.
+  BOOST_TEST(b.wire.serialisation(512).value() == 90826u + 8080u);
+  BOOST_TEST(b.wire.serialisation(33).value() == ser_ps(33, 5.25) + 1010u);
+  BOOST_TEST(b.wire.serialisation(0).value() == 505u);
+  BOOST_TEST_REQUIRE(b.sender.calls.size() == 1u);
+  BOOST_TEST(b.sender.calls[0].delay.value() == 90826u + 8080u);
+  BOOST_TEST_REQUIRE(b.receiver.arrivals.size() == 1u);
+  // The head flit pays its overhead too: latency + 32 B + 505 ps.
+  BOOST_TEST(b.receiver.arrivals[0].head.value() == 10000u + ser_ps(32, 5.25) + 505u);
+}
+
 BOOST_AUTO_TEST_CASE(link_full_packet_head_tail_and_busy_time) {
   bench b;
   sc_time free_after;
