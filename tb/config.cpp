@@ -326,6 +326,11 @@ std::vector<key_info> general_keys() {
       r("nic.flit_gap_ns", "0", 0, 1e6,
         "the host NIC's idle time after each flit it injects (CODES's terminal draws a second "
         "U[0,1) ns per 32-B chunk: 0.5 ns on average)"),
+      r("nic.codes_issue_ns", "0", 0, 1e9,
+        "CODES's model-net scheduler, for traffic.codes_latency_ns only: it hands the host NIC "
+        "one packet this often while the NIC holds less than twice the terminal VC buffer, and "
+        "CODES's latency counts from then (91.33 for CODES's 512-B packets on 5.25 GiB/s "
+        "links: 0.005 + 16 x 5.6766 + 0.5 ns); 0: from the message's creation"),
       c("nic.kind", "host", nic_kinds(),
         "the NIC of every terminal: host (the plain host NIC), or an offload family's "
         "programmable NIC, which host-based collectives then run over too (lanai: GM on a "
@@ -543,7 +548,9 @@ scenario make_scenario(const config& cfg) {
   s.nic.seed = s.seed;
   s.nic.flit_bytes = flit;
   s.nic.flit_gap_ns = cfg.real("nic.flit_gap_ns");
+  s.nic.codes_issue_ns = cfg.real("nic.codes_issue_ns");
   s.nic.inject_buffer_bytes = s.router.vc_buffer_bytes[0];
+  s.nic.codes_issue_window_bytes = 2 * s.router.vc_buffer_bytes[0];  // CODES: 2 x cn_vc_size
   s.nic.eject_buffer_bytes = s.router.vc_buffer_bytes[0];
   // One offload family per run: the one nic.kind names, else the first the collectives name.
   s.nic_kind = cfg.text("nic.kind");

@@ -84,8 +84,11 @@ class packet {
   network::route_state route;
 
   // Timing and statistics.
-  sc_core::sc_time created;    // handed to the source NIC's packetizer
-  sc_core::sc_time injected;   // head left the source NIC
+  sc_core::sc_time created;   // handed to the source NIC's packetizer
+  sc_core::sc_time injected;  // head left the source NIC
+  // When CODES's model-net scheduler would have handed the packet to the NIC, where CODES's
+  // latency starts (nic.codes_issue_ns); `created` unless that is set.
+  sc_core::sc_time issued;
   sc_core::sc_time tail_time;  // when the tail is available where the packet is now
   uint16_t routers = 0;        // routers on the path, each once (the paper's "hops")
 

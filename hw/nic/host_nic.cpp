@@ -1,5 +1,7 @@
 #include "hw/nic/host_nic.h"
 
+#include "tlm/units.h"
+
 #include <cmath>
 #include <cstdint>
 #include <ostream>
@@ -63,6 +65,36 @@ void host_nic::send_message(const message& m) {
   m_agenda.push(sc_core::sc_time_stamp(), action{});
 }
 
+// CODES's scheduler hands the NIC a packet once per codes_issue_ns after the last, not before
+// the packet exists, and only while the NIC holds less than the window: once the packets
+// issued before it and still there fill it, the next waits for the oldest one's first chunk
+// to leave (codes-dragonfly-notes.md §4). A packet leaving now was issued by now.
+sc_time host_nic::codes_issue_time(const packet& p, sc_time now) {
+  sc_time t = p.created;
+  const sc_time paced =
+      m_last_issue + sc_time::from_value(units::ps_from_ns(m_params.codes_issue_ns));
+  if (m_next_packet > 0 && paced > t) t = paced;  // not before this NIC's first packet
+  uint64_t held = 0;
+  for (uint32_t i = m_sent.size(); i-- > 0;) {
+    held += m_sent.at(i).bytes;
+    if (held >= m_params.codes_issue_window_bytes) {
+      const sc_time freed = m_sent.at(i).at + sc_time::from_value(1);
+      if (freed > t) t = freed;
+      break;
+    }
+  }
+  if (t > now) t = now;
+  m_last_issue = t;
+  m_sent.push(sent{now, p.size_bytes});
+  uint64_t kept = 0;  // drop what no later packet can need: more than a window back
+  for (uint32_t i = 0; i < m_sent.size(); ++i) kept += m_sent.at(i).bytes;
+  while (m_sent.size() > 1 && kept - m_sent.front().bytes >= m_params.codes_issue_window_bytes) {
+    kept -= m_sent.front().bytes;
+    m_sent.pop();
+  }
+  return t;
+}
+
 void host_nic::inject() {
   const sc_time now = sc_core::sc_time_stamp();
   while (!m_queue.empty() && m_inject.link_free(now)) {
@@ -96,6 +128,7 @@ void host_nic::inject() {
     p->count = o.count;
     p->created = o.queued;
     p->injected = now;
+    p->issued = m_params.codes_issue_ns > 0 ? codes_issue_time(*p, now) : p->created;
     p->tail_time = now;  // the payload is in host memory already
     m_routing.init_state(m_terminal, o.msg.dst,
                          network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),

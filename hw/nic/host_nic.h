@@ -31,7 +31,11 @@ struct nic_params {
   uint32_t vcs = 3;
   uint32_t flit_bytes = 64;
   double flit_gap_ns = 0;  // idle time after each flit injected (CODES's terminal pacing)
-  uint64_t seed = 1;       // run seed; with the terminal and packet count it gives routing entropy
+  // CODES's model-net scheduler, for packet.issued only (CODES's latency): one packet per
+  // codes_issue_ns while the NIC holds less than codes_issue_window_bytes; 0: off.
+  double codes_issue_ns = 0;
+  uint32_t codes_issue_window_bytes = 8192;
+  uint64_t seed = 1;  // run seed; with the terminal and packet count it gives routing entropy
 };
 
 class host_nic final : public nic {
@@ -76,6 +80,11 @@ class host_nic final : public nic {
     uint64_t received;
   };
   struct trace_mirror;
+  struct sent {  // a packet injected: when its head left, its bytes (for packet.issued)
+    sc_core::sc_time at;
+    uint32_t bytes;
+  };
+  sc_core::sc_time codes_issue_time(const tlm_net::packet& p, sc_core::sc_time now);
 
   void on_wakeup();
   void inject();
@@ -95,7 +104,9 @@ class host_nic final : public nic {
   tlm_net::credit_output m_inject;      // the terminal link into the router's buffer
   std::vector<uint32_t> m_eject_bytes;  // [vc] bytes held in this NIC's receive buffer
   uint64_t m_next_msg_id = 0;
-  uint64_t m_next_packet = 0;  // packets injected so far: the routing entropy's counter
+  uint64_t m_next_packet = 0;     // packets injected so far: the routing entropy's counter
+  tlm_net::ring<sent> m_sent;     // codes_issue_ns: the last packets injected, a window's worth
+  sc_core::sc_time m_last_issue;  // codes_issue_ns: the last packet's issue time
   tlm_net::packet m_credit_token;
 
   sc_core::sc_event m_wakeup;

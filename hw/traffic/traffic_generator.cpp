@@ -133,7 +133,9 @@ void traffic_generator::count_codes_chunks(const tlm_net::packet& p, sc_core::sc
   const uint64_t b0 = late_ps < 0 ? 0 : static_cast<uint64_t>(std::floor(late_ps / c)) + 1;
   if (b0 >= n) return;
   const uint64_t k = n - b0;
-  const double tail_latency_ps = static_cast<double>((now - p.created).value());
+  // From CODES's issue time where the NIC keeps it (nic.codes_issue_ns), else the creation.
+  const sc_core::sc_time start = p.issued > p.created ? p.issued : p.created;
+  const double tail_latency_ps = static_cast<double>((now - start).value());
   const double sum_ps = static_cast<double>(k) * tail_latency_ps -
                         c * static_cast<double>(b0 + n - 1) * static_cast<double>(k) / 2.0;
   codes_chunks += k;

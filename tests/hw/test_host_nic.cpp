@@ -285,6 +285,39 @@ BOOST_AUTO_TEST_CASE(host_nic_flit_gap_paces_injection) {
   BOOST_TEST(b.sink.got[1].pkt.injected.value() == 90826u + 4000u);
 }
 
+BOOST_AUTO_TEST_CASE(host_nic_keeps_codes_issue_times) {
+  // nic.codes_issue_ns (CODES's model-net scheduler, for CODES's latency only): one packet per
+  // 10 ns while the NIC holds less than 1,024 B. Four 512-B packets of one message created at
+  // 0: issued at 0, 10 and 20 ns; the fourth waits until the NIC holds less than 1,024 B,
+  // i.e. until the second packet's first chunk has left (injected at 90826 ps, + 1 ps).
+  // Injection itself is unchanged: back to back at the link's rate.
+  bench_params bp;
+  bp.nic.codes_issue_ns = 10;
+  bp.nic.codes_issue_window_bytes = 1024;
+  bench b("bench", bp);
+  b.script = [](bench& self) { self.send(0, 2048, 7); };
+  sc_core::sc_start();
+  BOOST_TEST_REQUIRE(b.sink.got.size() == 4u);
+  const uint64_t issued[] = {0, 10000, 20000, 90827};
+  const uint64_t injected[] = {0, 90826, 181652, 272478};
+  for (size_t i = 0; i < 4; ++i) {
+    BOOST_TEST(b.sink.got[i].pkt.issued.value() == issued[i]);
+    BOOST_TEST(b.sink.got[i].pkt.injected.value() == injected[i]);
+    BOOST_TEST(b.sink.got[i].pkt.created.value() == 0u);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(host_nic_issue_time_is_creation_by_default) {
+  bench b("bench", bench_params{});
+  b.script = [](bench& self) {
+    wait_until(5000);
+    self.send(0, 1024, 7);
+  };
+  sc_core::sc_start();
+  BOOST_TEST_REQUIRE(b.sink.got.size() == 2u);
+  for (const auto& g : b.sink.got) BOOST_TEST(g.pkt.issued.value() == 5000u);
+}
+
 BOOST_AUTO_TEST_CASE(host_nic_injection_waits_for_credits) {
   bench_params bp;
   bp.nic.inject_buffer_bytes = 512;  // room for exactly one packet
