@@ -59,8 +59,8 @@ void hol_script(router_bench& self) {
   self.peers[1]->credit_delay_ps = k_never;
   wait_until(1000);
   for (uint32_t tag = 1; tag <= 3; ++tag)
-    self.peers[0]->send(spec{1, network::invalid_id, 0, 512, tag});
-  self.peers[0]->send(spec{2, network::invalid_id, 0, 512, 4});
+    self.peers[0]->send(spec{1, network::invalid_id, 0, 512, tag, {}});
+  self.peers[0]->send(spec{2, network::invalid_id, 0, 512, 4, {}});
 }
 
 }  // namespace
@@ -147,7 +147,7 @@ BOOST_AUTO_TEST_CASE(output_queued_parked_packets_keep_their_order) {
     self.peers[1]->credit_delay_ps = 100000;
     wait_until(1000);
     for (uint32_t tag = 1; tag <= 3; ++tag)
-      self.peers[0]->send(spec{1, network::invalid_id, 0, 512, tag});
+      self.peers[0]->send(spec{1, network::invalid_id, 0, 512, tag, {}});
     wait_until(2000);
     // (As though it had crossed no global link: routed to VC 0, A's.)
     self.peers[2]->send(spec{1, network::invalid_id, 0, 512, 5, hops(0, 0)});
@@ -176,9 +176,9 @@ BOOST_AUTO_TEST_CASE(output_queued_serves_the_highest_vc_first) {
   router_bench b("bench", k_single, 0, router_params_for("output_queued"));
   b.script = [](router_bench& self) {
     wait_until(1000);
-    self.peers[0]->send(spec{1, network::invalid_id, 0, 512, 1});
+    self.peers[0]->send(spec{1, network::invalid_id, 0, 512, 1, {}});
     wait_until(2000);
-    self.peers[0]->send(spec{1, network::invalid_id, 0, 512, 2});
+    self.peers[0]->send(spec{1, network::invalid_id, 0, 512, 2, {}});
     wait_until(3000);
     self.peers[2]->send(spec{1, network::invalid_id, 1, 512, 3, hops(0, 1)});
   };
