@@ -86,12 +86,11 @@ sc_time host_nic::codes_issue_time(const packet& p, sc_time now) {
   if (t > now) t = now;
   m_last_issue = t;
   m_sent.push(sent{now, p.size_bytes});
-  uint64_t kept = 0;  // drop what no later packet can need: more than a window back
-  for (uint32_t i = 0; i < m_sent.size(); ++i) kept += m_sent.at(i).bytes;
-  while (m_sent.size() > 1 && kept - m_sent.front().bytes >= m_params.codes_issue_window_bytes) {
-    kept -= m_sent.front().bytes;
-    m_sent.pop();
-  }
+  m_sent_bytes += p.size_bytes;
+  // Drop what no later packet can need: more than a window back.
+  while (m_sent.size() > 1 &&
+         m_sent_bytes - m_sent.front().bytes >= m_params.codes_issue_window_bytes)
+    m_sent_bytes -= m_sent.pop().bytes;
   return t;
 }
 

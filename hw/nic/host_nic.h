@@ -106,6 +106,7 @@ class host_nic final : public nic {
   uint64_t m_next_msg_id = 0;
   uint64_t m_next_packet = 0;     // packets injected so far: the routing entropy's counter
   tlm_net::ring<sent> m_sent;     // codes_issue_ns: the last packets injected, a window's worth
+  uint64_t m_sent_bytes = 0;      // their bytes
   sc_core::sc_time m_last_issue;  // codes_issue_ns: the last packet's issue time
   tlm_net::packet m_credit_token;
 

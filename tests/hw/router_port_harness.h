@@ -114,6 +114,16 @@ class port_peer final : public sc_core::sc_module, public tlm_net::fw_if, public
   tlm_net::packet_pool& m_pool;
 };
 
+// Called from a script thread: waits until simulated time t_ps.
+inline void wait_until(uint64_t t_ps) {
+  sc_core::wait(sc_core::sc_time::from_value(t_ps) - sc_core::sc_time_stamp());
+}
+
+// The benches' router: router 0 of dragonfly g=3 a=2 p=1 h=1, port 0 terminal 0, port 1
+// local to router 1, port 2 global to router 2.
+inline const network::dragonfly_params k_single_router{3, 2, 1, 1,
+                                                       network::global_arrangement::absolute};
+
 // Router `id` of a dragonfly, every port bound to a peer, with a scripted thread.
 class router_bench final : public sc_core::sc_module {
  public:

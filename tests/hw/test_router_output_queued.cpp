@@ -25,15 +25,11 @@ using sc_core::sc_time;
 // 1024 B per VC (two 512-B packets).
 namespace {
 
-void wait_until(uint64_t t_ps) {
-  sc_core::wait(sc_time::from_value(t_ps) - sc_core::sc_time_stamp());
-}
-
 using test::port_peer;
 using test::router_bench;
+using test::wait_until;
 using spec = port_peer::packet_spec;
 
-const network::dragonfly_params k_single{3, 2, 1, 1, network::global_arrangement::absolute};
 constexpr uint64_t k_never = 1'000'000'000;  // a credit delay past k_stop
 constexpr uint64_t k_stop = 600'000;
 
@@ -69,7 +65,7 @@ BOOST_AUTO_TEST_CASE(output_queued_credit_goes_upstream_on_acceptance) {
   // One packet, in at 1000 with its tail in at 40000: routed at 11000 and sent at once (as
   // the input-queued model does, next case), but its input credit returns when the tail is in
   // and through the pipeline, 40000 + 10000, not when the tail has left (11000 + 51200).
-  router_bench b("bench", k_single, 0, router_params_for("output_queued"));
+  router_bench b("bench", test::k_single_router, 0, router_params_for("output_queued"));
   b.script = [](router_bench& self) {
     wait_until(1000);
     self.peers[0]->send(spec{1, network::invalid_id, 0, 512, 1, {}, 40000});
@@ -87,7 +83,7 @@ BOOST_AUTO_TEST_CASE(output_queued_credit_goes_upstream_on_acceptance) {
 }
 
 BOOST_AUTO_TEST_CASE(input_queued_credit_goes_upstream_when_the_tail_leaves) {
-  router_bench b("bench", k_single, 0, router_params_for("input_queued"));
+  router_bench b("bench", test::k_single_router, 0, router_params_for("input_queued"));
   b.script = [](router_bench& self) {
     wait_until(1000);
     self.peers[0]->send(spec{1, network::invalid_id, 0, 512, 1, {}, 40000});
@@ -103,7 +99,7 @@ BOOST_AUTO_TEST_CASE(output_queued_has_no_head_of_line_blocking) {
   // A and B take port 1's 1024 credit bytes (A sent at 11000, B queued behind it); C finds no
   // credits and is parked, holding its input credit; D, behind C in the same input VC, goes
   // out of port 2 at 11000.
-  router_bench b("bench", k_single, 0, router_params_for("output_queued"));
+  router_bench b("bench", test::k_single_router, 0, router_params_for("output_queued"));
   b.script = hol_script;
   sc_core::sc_start(sc_time::from_value(k_stop));
   const auto& one = b.peers[1]->got;
@@ -130,7 +126,7 @@ BOOST_AUTO_TEST_CASE(output_queued_has_no_head_of_line_blocking) {
 BOOST_AUTO_TEST_CASE(input_queued_blocks_behind_the_head) {
   // The same script on the input-queued router: D waits behind C in input VC 0 until C's
   // credits come back, which they never do.
-  router_bench b("bench", k_single, 0, router_params_for("input_queued"));
+  router_bench b("bench", test::k_single_router, 0, router_params_for("input_queued"));
   b.script = hol_script;
   sc_core::sc_start(sc_time::from_value(k_stop));
   BOOST_TEST(b.peers[1]->got.size() == 2u);
@@ -142,7 +138,7 @@ BOOST_AUTO_TEST_CASE(output_queued_parked_packets_keep_their_order) {
   // Port 1's credits come back 100000 ps after each tail has left. A and B take them; C and E
   // (from two inputs) are parked in arrival order, and so leave: C when A's credit is back
   // (11000 + 51200 + 100000), E when B's is.
-  router_bench b("bench", k_single, 0, router_params_for("output_queued"));
+  router_bench b("bench", test::k_single_router, 0, router_params_for("output_queued"));
   b.script = [](router_bench& self) {
     self.peers[1]->credit_delay_ps = 100000;
     wait_until(1000);
@@ -173,7 +169,7 @@ BOOST_AUTO_TEST_CASE(output_queued_serves_the_highest_vc_first) {
   // While A holds port 1 (11000 to 62200), B arrives on VC 0 (from terminal 0) and then C,
   // which has crossed a global link, on VC 1 (routed to VC 1): at 62200 C goes first, B at
   // 113400. The input-queued router's allocator would take B first (round-robin from input 0).
-  router_bench b("bench", k_single, 0, router_params_for("output_queued"));
+  router_bench b("bench", test::k_single_router, 0, router_params_for("output_queued"));
   b.script = [](router_bench& self) {
     wait_until(1000);
     self.peers[0]->send(spec{1, network::invalid_id, 0, 512, 1, {}});
@@ -194,7 +190,9 @@ BOOST_AUTO_TEST_CASE(output_queued_serves_the_highest_vc_first) {
 }
 
 BOOST_AUTO_TEST_CASE(router_model_unknown_is_refused) {
-  auto make = [] { router_bench b("bench", k_single, 0, router_params_for("wormhole")); };
+  auto make = [] {
+    router_bench b("bench", test::k_single_router, 0, router_params_for("wormhole"));
+  };
   BOOST_CHECK_EXCEPTION(make(), std::invalid_argument, [](const std::invalid_argument& e) {
     return std::string(e.what()).find(
                "router.model 'wormhole' (allowed: input_queued, "

@@ -25,15 +25,10 @@ using sc_core::sc_time;
 // 11000. Every peer's link takes 100 ps per byte (51200 ps for 512 B, 6400 ps for 64 B).
 namespace {
 
-void wait_until(uint64_t t_ps) {
-  sc_core::wait(sc_time::from_value(t_ps) - sc_core::sc_time_stamp());
-}
-
 using test::port_peer;
 using test::router_bench;
+using test::wait_until;
 using spec = port_peer::packet_spec;
-
-const network::dragonfly_params k_single{3, 2, 1, 1, network::global_arrangement::absolute};
 
 hw::router_params single_params(bool unit) {
   hw::router_params rp;
@@ -65,8 +60,8 @@ void check_wiring(const router_bench& b) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(router_radix_includes_the_unit_port) {
-  router_bench with("with", k_single, 0, single_params(true));
-  router_bench without("without", k_single, 0, single_params(false));
+  router_bench with("with", test::k_single_router, 0, single_params(true));
+  router_bench without("without", test::k_single_router, 0, single_params(false));
   BOOST_TEST(with.topo.radix(0) == 3u);
   BOOST_TEST(with.rt.radix() == 4u);
   BOOST_TEST(with.rt.attached_port() == 3u);
@@ -80,7 +75,7 @@ BOOST_AUTO_TEST_CASE(router_radix_includes_the_unit_port) {
 }
 
 BOOST_AUTO_TEST_CASE(router_packet_for_its_own_unit_leaves_on_the_unit_port) {
-  router_bench b("bench", k_single, 0, single_params(true));
+  router_bench b("bench", test::k_single_router, 0, single_params(true));
   check_wiring(b);
   b.script = [](router_bench& self) {
     wait_until(1000);
@@ -120,7 +115,7 @@ BOOST_AUTO_TEST_CASE(router_packet_for_its_own_unit_leaves_on_the_unit_port) {
 }
 
 BOOST_AUTO_TEST_CASE(router_fresh_packet_for_a_neighbours_unit_takes_the_direct_link) {
-  router_bench b("bench", k_single, 0, single_params(true));
+  router_bench b("bench", test::k_single_router, 0, single_params(true));
   check_wiring(b);
   b.script = [](router_bench& self) {
     wait_until(1000);
@@ -167,7 +162,7 @@ BOOST_AUTO_TEST_CASE(router_fresh_packet_for_a_neighbours_unit_takes_the_direct_
 }
 
 BOOST_AUTO_TEST_CASE(router_packet_for_a_neighbours_unit_mid_route_follows_the_policy) {
-  router_bench b("bench", k_single, 0, single_params(true));
+  router_bench b("bench", test::k_single_router, 0, single_params(true));
   check_wiring(b);
   b.script = [](router_bench& self) {
     wait_until(1000);
@@ -201,7 +196,7 @@ BOOST_AUTO_TEST_CASE(router_packet_for_a_neighbours_unit_mid_route_follows_the_p
 BOOST_AUTO_TEST_CASE(router_unit_input_rate_lets_copies_start_closer_than_the_output) {
   hw::router_params rp = single_params(true);
   rp.attached.input_gib_per_s = 64;  // 1e12 / 2^36 = 14.5519... ps per byte
-  router_bench b("bench", k_single, 0, rp);
+  router_bench b("bench", test::k_single_router, 0, rp);
   check_wiring(b);
   b.script = [](router_bench& self) {
     wait_until(1000);
@@ -234,7 +229,7 @@ BOOST_AUTO_TEST_CASE(router_unit_input_rate_lets_copies_start_closer_than_the_ou
 BOOST_AUTO_TEST_CASE(router_unit_input_waits_for_the_copy_tail) {
   hw::router_params rp = single_params(true);
   rp.attached.input_gib_per_s = 64;
-  router_bench b("bench", k_single, 0, rp);
+  router_bench b("bench", test::k_single_router, 0, rp);
   b.script = [](router_bench& self) {
     wait_until(1000);
     // Copy 1's head is in at 1000, its tail only at 30000.
@@ -253,9 +248,9 @@ BOOST_AUTO_TEST_CASE(router_unit_input_waits_for_the_copy_tail) {
 BOOST_AUTO_TEST_CASE(router_unit_port_buffers_have_their_own_sizes) {
   hw::router_params rp = single_params(true);
   rp.vc_buffer_bytes = {512, 16384, 32768};  // the terminal class: one packet per VC
-  rp.attached.in_vc_buffer_bytes = 1024;         // two of the unit's copies
-  rp.attached.credit_bytes = 1024;               // the unit takes two packets per VC
-  router_bench b("bench", k_single, 0, rp);
+  rp.attached.in_vc_buffer_bytes = 1024;     // two of the unit's copies
+  rp.attached.credit_bytes = 1024;           // the unit takes two packets per VC
+  router_bench b("bench", test::k_single_router, 0, rp);
   check_wiring(b);
   b.peers[3]->credit_delay_ps = 100000;  // the unit frees its buffer late
   b.script = [](router_bench& self) {
@@ -290,7 +285,7 @@ BOOST_AUTO_TEST_CASE(router_unit_port_buffers_have_their_own_sizes) {
 BOOST_AUTO_TEST_CASE(router_unit_input_buffer_overflow_is_an_error) {
   hw::router_params rp = single_params(true);
   rp.attached.in_vc_buffer_bytes = 512;  // one copy; the terminal class would hold 32
-  router_bench b("bench", k_single, 0, rp);
+  router_bench b("bench", test::k_single_router, 0, rp);
   b.script = [](router_bench& self) {
     wait_until(1000);
     self.peers[3]->send(spec{1, network::invalid_id, 0, 512, 1, hops(0, 0)});
@@ -302,7 +297,7 @@ BOOST_AUTO_TEST_CASE(router_unit_input_buffer_overflow_is_an_error) {
 }
 
 BOOST_AUTO_TEST_CASE(router_packet_for_a_unit_at_a_router_without_one_is_an_error) {
-  router_bench b("bench", k_single, 0, single_params(false));
+  router_bench b("bench", test::k_single_router, 0, single_params(false));
   b.script = [](router_bench& self) {
     wait_until(1000);
     self.peers[0]->send(spec{0, 0, 0, 64, 1, hops(0, 0)});
@@ -325,7 +320,7 @@ BOOST_AUTO_TEST_CASE(router_packet_for_a_unit_at_a_router_without_one_is_an_erro
 BOOST_AUTO_TEST_CASE(router_describe_stall_names_the_unit_port) {
   hw::router_params rp = single_params(true);
   rp.vc_buffer_bytes = {256, 16384, 32768};  // terminal 0 cannot take a 512 B packet
-  router_bench b("bench", k_single, 0, rp);
+  router_bench b("bench", test::k_single_router, 0, rp);
   b.script = [](router_bench& self) {
     wait_until(1000);
     self.peers[3]->send(spec{0, network::invalid_id, 0, 512, 7, hops(0, 0)});

@@ -5,7 +5,7 @@
 // without SystemC; runs are deterministic; bad input exits 2 naming the key.
 //
 // Every case runs the real binary (one SystemC design per process).
-#include "cli_runner.h"
+#include "cli_result.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -22,16 +22,8 @@ using test::run_cli;
 
 namespace {
 
-struct run_result {
-  test::outcome out;
-  nlohmann::json result;  // null unless the run exited 0
-};
-
-std::string args_of(const std::vector<std::string>& sets) {
-  std::string a;
-  for (const std::string& s : sets) a += " --set " + s;
-  return a;
-}
+using test::run_result;
+using test::set_args;
 
 const std::vector<std::string> k_galaxyfly = {"topology.kind=galaxyfly", "topology.n=3",
                                               "topology.q=5", "topology.a=4", "topology.h=1"};
@@ -47,15 +39,8 @@ run_result run_galaxy(const std::string& command, const std::string& algorithm,
   for (const char* s : {"job.ranks_per_node=1", "collective.bytes=160"}) all.push_back(s);
   all.push_back("collective.algorithm=" + algorithm);
   all.insert(all.end(), sets.begin(), sets.end());
-  const std::string dir = fresh_dir();
-  run_result r;
-  r.out = run_cli(command + " -q --out " + dir + args_of(all));
-  if (r.out.code == 0) {
-    std::ifstream in(dir + (command == "analyze" ? "/analyze.json" : "/result.json"));
-    BOOST_REQUIRE_MESSAGE(in.good(), "no result in " << dir << ": " << r.out.output);
-    r.result = nlohmann::json::parse(in);
-  }
-  return r;
+  return test::run_for_json(command, set_args(all),
+                            command == "analyze" ? "analyze.json" : "result.json");
 }
 
 double num(const nlohmann::json& j) {
@@ -167,7 +152,7 @@ BOOST_AUTO_TEST_CASE(bad_input_names_the_key) {
       {{"collective.root=60"}, "collective.root = 60 is not a rank of the job"},
   };
   for (const bad& c : cases) {
-    BOOST_TEST_CONTEXT(args_of(c.sets)) {
+    BOOST_TEST_CONTEXT(set_args(c.sets)) {
       const run_result r = run_galaxy("run", "sfata", c.sets);
       BOOST_TEST(r.out.code == 2, r.out.output);
       BOOST_TEST(contains(r.out.output, c.says), r.out.output);

@@ -6,7 +6,7 @@
 // runs are deterministic; bad input exits 2 naming the key.
 //
 // Every case runs the real binary (one SystemC design per process).
-#include "cli_runner.h"
+#include "cli_result.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -22,23 +22,11 @@ using test::run_cli;
 
 namespace {
 
-struct run_result {
-  test::outcome out;
-  nlohmann::json result;  // null unless the run exited 0
-};
+using test::run_result;
 
 run_result run_lanai(const std::vector<std::string>& sets, uint32_t nodes = 16) {
-  std::string args = " --set topology.kind=myrinet --set topology.nodes=" + std::to_string(nodes);
-  for (const std::string& s : sets) args += " --set " + s;
-  const std::string dir = fresh_dir();
-  run_result r;
-  r.out = run_cli("run -q --out " + dir + args);
-  if (r.out.code == 0) {
-    std::ifstream in(dir + "/result.json");
-    BOOST_REQUIRE_MESSAGE(in.good(), "no result in " << dir << ": " << r.out.output);
-    r.result = nlohmann::json::parse(in);
-  }
-  return r;
+  return test::run_for_json("run", "--set topology.kind=myrinet --set topology.nodes=" +
+                                       std::to_string(nodes) + test::set_args(sets));
 }
 
 uint64_t u(const nlohmann::json& j) {

@@ -10,7 +10,7 @@
 // (tb/plan.h, pure C++).
 #include "algorithms/link_count.h"
 #include "algorithms/ragasa_tree.h"
-#include "cli_runner.h"
+#include "cli_result.h"
 #include "gtkw_reader.h"
 #include "network/dragonfly.h"
 #include "tb/plan.h"
@@ -83,29 +83,14 @@ const std::vector<run_case>& ragasa_cases() {
   return cases;
 }
 
-std::string args_of(const std::vector<std::string>& sets) {
-  std::string a;
-  for (const std::string& s : sets) a += " --set " + s;
-  return a;
-}
+using test::set_args;
 
-struct run_result {
-  test::outcome out;
-  nlohmann::json result;  // null unless the run exited 0
-};
+using test::run_result;
 
 // `bcastsim run -q` with the given --set assignments (and any extra arguments) in a fresh
 // directory.
 run_result run_bcastsim(const std::vector<std::string>& sets, const std::string& extra = "") {
-  const std::string dir = fresh_dir();
-  run_result r;
-  r.out = run_cli("run -q --out " + dir + args_of(sets) + extra);
-  if (r.out.code == 0) {
-    std::ifstream in(dir + "/result.json");
-    BOOST_REQUIRE_MESSAGE(in.good(), "no result.json in " << dir);
-    r.result = nlohmann::json::parse(in);
-  }
-  return r;
+  return test::run_for_json("run", test::set_args(sets) + extra);
 }
 
 // The scenario's configuration, with the algorithm first so a case may override it.
@@ -416,8 +401,8 @@ BOOST_AUTO_TEST_CASE(a_ragasa_job_on_a_single_router_completes) {
 BOOST_AUTO_TEST_CASE(bad_ragasa_input_exits_2_naming_the_key) {
   auto bad = [](const std::vector<std::string>& sets, const std::string& text) {
     const run_result r = run_bcastsim(with("ragasa", sets));
-    BOOST_TEST(r.out.code == 2, args_of(sets) << " -> " << r.out.code << ": " << r.out.output);
-    BOOST_TEST(contains(r.out.output, text), args_of(sets) << " output: " << r.out.output);
+    BOOST_TEST(r.out.code == 2, set_args(sets) << " -> " << r.out.code << ": " << r.out.output);
+    BOOST_TEST(contains(r.out.output, text), set_args(sets) << " output: " << r.out.output);
   };
   bad({"ragasa.management_terminal=x"}, "ragasa.management_terminal = 'x' is not valid");
   bad({"ragasa.management_terminal=-3"}, "ragasa.management_terminal");

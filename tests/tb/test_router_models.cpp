@@ -5,7 +5,7 @@
 // the input-queued router on the same network does not get there; bad values exit 2.
 //
 // Every case runs the real binary (one SystemC design per process).
-#include "cli_runner.h"
+#include "cli_result.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -21,21 +21,10 @@ using test::run_cli;
 
 namespace {
 
-struct run_result {
-  test::outcome out;
-  nlohmann::json result;  // null unless the run exited 0
-};
+using test::run_result;
 
 run_result run(const std::string& args) {
-  const std::string dir = fresh_dir();
-  run_result r;
-  r.out = run_cli("run -q --out " + dir + " " + args);
-  if (r.out.code == 0) {
-    std::ifstream in(dir + "/result.json");
-    BOOST_REQUIRE_MESSAGE(in.good(), "no result in " << dir << ": " << r.out.output);
-    r.result = nlohmann::json::parse(in);
-  }
-  return r;
+  return test::run_for_json("run", args);
 }
 
 const std::string k_df72 = std::string(BCASTSIM_SOURCE_DIR) + "/experiments/codes/df72.yaml";

@@ -6,7 +6,7 @@
 //
 // Every case runs the real binary (one SystemC design per process) on the paper's machine,
 // a 12-node Tofu unit (topology x = y = z = 1) with 4 TNIs per node and one rank per node.
-#include "cli_runner.h"
+#include "cli_result.h"
 #include "gtkw_reader.h"
 #include "vcd_reader.h"
 
@@ -25,16 +25,8 @@ using test::run_cli;
 
 namespace {
 
-struct run_result {
-  test::outcome out;
-  nlohmann::json result;  // null unless the run exited 0
-};
-
-std::string args_of(const std::vector<std::string>& sets) {
-  std::string a;
-  for (const std::string& s : sets) a += " --set " + s;
-  return a;
-}
+using test::run_result;
+using test::set_args;
 
 // The unit, one rank per node, 1 MiB unless a set says otherwise; `sets` come last.
 run_result run_unit(const std::string& algorithm, const std::vector<std::string>& sets) {
@@ -47,15 +39,7 @@ run_result run_unit(const std::string& algorithm, const std::vector<std::string>
                                   "collective.bytes=1048576",
                                   "collective.algorithm=" + algorithm};
   all.insert(all.end(), sets.begin(), sets.end());
-  const std::string dir = fresh_dir();
-  run_result r;
-  r.out = run_cli("run -q --out " + dir + args_of(all));
-  if (r.out.code == 0) {
-    std::ifstream in(dir + "/result.json");
-    BOOST_REQUIRE_MESSAGE(in.good(), "no result.json in " << dir);
-    r.result = nlohmann::json::parse(in);
-  }
-  return r;
+  return test::run_for_json("run", set_args(all));
 }
 
 const auto tolerance = boost::test_tools::tolerance(1e-9);
@@ -77,7 +61,7 @@ BOOST_AUTO_TEST_CASE(every_tofu2_algorithm_delivers_every_byte_in_both_modes) {
           const std::vector<std::string> sets = {"tofu2.mode=" + mode, "collective.root=" + root,
                                                  "tofu2.segments=" + seg, "collective.bytes=100003",
                                                  "collective.repeat=2"};
-          BOOST_TEST_CONTEXT(a << args_of(sets)) {
+          BOOST_TEST_CONTEXT(a << set_args(sets)) {
             const run_result r = run_unit(a, sets);
             BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
             BOOST_TEST(r.result["collective"]["ranks_complete"] == 12);
@@ -193,8 +177,8 @@ BOOST_AUTO_TEST_CASE(bad_tofu2_input_exits_2_naming_the_key) {
   auto bad = [](const std::string& algorithm, const std::vector<std::string>& sets,
                 const std::string& text) {
     const run_result r = run_unit(algorithm, sets);
-    BOOST_TEST(r.out.code == 2, args_of(sets) << " -> " << r.out.code << ": " << r.out.output);
-    BOOST_TEST(contains(r.out.output, text), args_of(sets) << " output: " << r.out.output);
+    BOOST_TEST(r.out.code == 2, set_args(sets) << " -> " << r.out.code << ": " << r.out.output);
+    BOOST_TEST(contains(r.out.output, text), set_args(sets) << " output: " << r.out.output);
   };
   bad("tofu2-pipeline", {"tofu2.toq_entries=4096"}, "tofu2.toq_entries = 4096 is not a TOQ size");
   bad("tofu2-pipeline", {"tofu2.toq_entries=100"}, "tofu2.toq_entries");
