@@ -36,7 +36,8 @@ std::string family_reason(const std::string& key, const std::vector<std::string>
     }
     const std::string which = list ? "no entry of collectives: uses"
                                    : "collective.algorithm = " + algorithms[0] + " does not use";
-    return which + " the " + f.name + " offload; its keys apply to collective.algorithm = " + users +
+    return which + " the " + f.name +
+           " offload; its keys apply to collective.algorithm = " + users +
            (f.nic_kind ? ", or with nic.kind = " + f.name : "");
   }
   return "";
@@ -94,6 +95,10 @@ std::string reason(const config& cfg, const std::string& key) {
   if ((key == "traffic.load" || key == "traffic.warmup_ns" || key == "traffic.measure_ns") &&
       !synthetic) {
     return "it applies to traffic.kind = uniform or adversarial only, not " + traffic;
+  }
+  if ((key == "router.internal_speedup" || key == "router.alloc_iterations") &&
+      cfg.text("router.model") != "input_queued") {
+    return "it applies to router.model = input_queued only, not " + cfg.text("router.model");
   }
   const std::string placement = cfg.text("job.placement");
   if (key == "job.first_terminal" && placement != "contiguous") {

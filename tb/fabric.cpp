@@ -21,6 +21,9 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   const uint32_t nr = topo.num_routers();
   const uint32_t nt = topo.num_terminals();
   hw::router_params rparams = s.router;
+  rparams.link_gib_per_s.clear();
+  for (const tlm_net::link_params& lp : s.links)
+    rparams.link_gib_per_s.push_back(lp.bandwidth_gib_per_s);
   if (const offload_family* f = family_of_scenario(s);
       f && (!sched.ranks.empty() || (f->nic_kind && f->name == s.nic_kind))) {
     offloads.push_back(f->create(

@@ -32,7 +32,7 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
       m_params(params),
       m_radix(topo.radix(id) + (params.attached.present ? 1 : 0)),
       m_vcs(params.vcs),
-      m_allocator(m_radix, m_vcs, m_radix),
+      m_allocator(m_radix, m_vcs, m_radix, params.alloc_iterations),
       m_agenda(m_wakeup) {
   if (params.vc_buffer_bytes.size() < topo.num_link_classes()) {
     throw std::invalid_argument(std::string(this->name()) + ": router_params.vc_buffer_bytes has " +
@@ -54,6 +54,16 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
   m_pipeline = m_period * params.delay_cycles;
   if (params.attached.input_gib_per_s > 0)
     m_attached_ps_per_byte = units::ps_per_byte(params.attached.input_gib_per_s);
+  if (params.internal_speedup < 1.0) {
+    throw std::invalid_argument(std::string(this->name()) + ": router.internal_speedup " +
+                                std::to_string(params.internal_speedup) + " (at least 1)");
+  }
+  m_speedup = params.internal_speedup > 1.0 && !m_output_queued;
+  if (m_speedup && params.link_gib_per_s.size() < topo.num_link_classes()) {
+    throw std::invalid_argument(std::string(this->name()) +
+                                ": router.internal_speedup needs router_params.link_gib_per_s "
+                                "for every link class");
+  }
   m_fw.reset(new tlm_net::tagged_fw<router>[m_radix]);
   m_bw.reset(new tlm_net::tagged_bw<router>[m_radix]);
   m_inputs.resize(m_radix);
@@ -86,6 +96,19 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
         m_neighbours.emplace_back(info.peer, port);
     }
     m_outputs[port].init(this->name(), m_vcs, cap);
+  }
+  if (m_speedup) {
+    // The attached block's port crosses at the block's own rate if it has one, else at the
+    // terminal links'.
+    m_crossbar_ps_per_byte.resize(m_radix);
+    for (uint32_t port = 0; port < m_radix; ++port) {
+      const double gib = port == m_attached_port && params.attached.input_gib_per_s > 0
+                             ? params.attached.input_gib_per_s
+                             : params.link_gib_per_s[static_cast<int>(m_inputs[port].cls)];
+      m_crossbar_ps_per_byte[port] = units::ps_per_byte(gib) / params.internal_speedup;
+    }
+    m_crossbar_out_free.assign(m_radix, sc_time());
+    m_output_buffers.resize(m_radix);
   }
   // Stable: the first port to a neighbour stays first.
   std::stable_sort(m_neighbours.begin(), m_neighbours.end(),
@@ -224,6 +247,7 @@ void router::allocate() {
     if (retry != sc_core::sc_max_time()) wake_at(retry);
     return;
   }
+  if (m_output_buffered > 0) send_buffered(retry);
   // Every head that could leave now requests its output; the separable allocator picks one
   // VC per input and one input per output, round-robin (hw/router/separable_allocator.h).
   for (uint32_t i = 0; i < m_radix; ++i) {
@@ -241,8 +265,8 @@ void router::allocate() {
       const packet* head = q.fifo.front();
       const uint32_t o = head->next_port;
       tlm_net::credit_output& op = m_outputs[o];
-      if (!op.link_free(now)) {
-        retry_at(op.busy_until());
+      if (output_free_at(o) > now) {
+        retry_at(output_free_at(o));
         continue;
       }
       if (!op.has_credits(head->next_vc, head->size_bytes, now)) {
@@ -257,7 +281,7 @@ void router::allocate() {
     // heads could go now, else when this output frees.
     if (g.losers_with_other_requests) retry_at(now + m_period);
     grant(g.input, g.vc, g.output);
-    if (g.losers_without_other_requests) retry_at(m_outputs[g.output].busy_until());
+    if (g.losers_without_other_requests) retry_at(output_free_at(g.output));
     if (m_inputs[g.input].ready > 0) retry_at(m_inputs[g.input].busy_until);
   }
   if (retry != sc_core::sc_max_time()) wake_at(retry);
@@ -269,10 +293,14 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   packet* p = q.fifo.pop();
   input_port& ip = m_inputs[in_port];
   --ip.ready;
-  --m_buffered;
   q.occupancy_bytes -= p->size_bytes;
   ++packets;
   wait_ps.sample(static_cast<double>((now - p->hop_ready).value()));
+  if (m_speedup) {
+    grant_buffered(in_port, p, out_port);
+    return;
+  }
+  --m_buffered;
 
   const uint32_t bytes = p->size_bytes;
   p->vc = p->next_vc;
@@ -288,6 +316,49 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   // The input buffer frees when the tail has left, at now + t.
   tlm_net::return_credit(in[in_port], m_credit_tokens[in_port], static_cast<uint8_t>(vc), bytes, t);
   if (m_trace) m_agenda.push(now + t, action{});  // waveforms show the output freeing on time
+}
+
+void router::grant_buffered(uint32_t in_port, packet* p, uint32_t out_port) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const uint32_t bytes = p->size_bytes;
+  const uint8_t in_vc = p->vc;
+  // The crossing takes bytes at the crossbar's rate, and cannot end before the tail is in.
+  const sc_time crossed =
+      now + sc_time::from_value(units::serialisation_ps(bytes, m_crossbar_ps_per_byte[out_port]));
+  m_crossbar_out_free[out_port] = crossed;
+  const sc_time input_free = p->tail_time > crossed ? p->tail_time : crossed;
+  m_inputs[in_port].busy_until = input_free;
+  tlm_net::return_credit(in[in_port], m_credit_tokens[in_port], in_vc, bytes, input_free - now);
+  tlm_net::credit_output& op = m_outputs[out_port];
+  op.reserve(p->next_vc, bytes);  // BookSim spends the downstream credit at the crossbar
+  p->vc = p->next_vc;
+  tlm_net::ring<packet*>& buffer = m_output_buffers[out_port];
+  if (buffer.empty() && op.link_free(now)) {
+    --m_buffered;
+    const sc_time t = op.transmit(out[out_port], *p, now);  // p belongs downstream
+    if (m_trace) m_agenda.push(now + t, action{});
+    return;
+  }
+  buffer.push(p);
+  ++m_output_buffered;
+  wake_at(op.busy_until() > now ? op.busy_until() : now);
+}
+
+void router::send_buffered(sc_time& retry) {
+  const sc_time now = sc_core::sc_time_stamp();
+  for (uint32_t o = 0; o < m_radix; ++o) {
+    tlm_net::ring<packet*>& buffer = m_output_buffers[o];
+    if (buffer.empty()) continue;
+    tlm_net::credit_output& op = m_outputs[o];
+    if (op.link_free(now)) {
+      packet* p = buffer.pop();
+      --m_output_buffered;
+      --m_buffered;
+      const sc_time t = op.transmit(out[o], *p, now);  // p belongs downstream
+      if (m_trace) m_agenda.push(now + t, action{});
+    }
+    if (!buffer.empty() && op.busy_until() < retry) retry = op.busy_until();
+  }
 }
 
 bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
@@ -311,6 +382,14 @@ bool router::describe_stall(std::ostream& os, uint32_t max_lines) const {
       }
       os << "\n";
     }
+  }
+  for (uint32_t o = 0; o < m_output_buffers.size(); ++o) {
+    if (m_output_buffers[o].empty()) continue;
+    if (lines++ >= max_lines) return true;
+    os << "  " << name() << " output port " << o << " ("
+       << (o == m_attached_port ? m_params.attached.label : m_topo.class_name(m_inputs[o].cls))
+       << "): " << m_output_buffers[o].size() << " packets in the output buffer, link busy until "
+       << m_outputs[o].busy_until() << "\n";
   }
   return lines > 0;
 }

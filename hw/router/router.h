@@ -8,6 +8,16 @@
 //                   its output VC's queue when that output holds credits for it, and only then
 //                   returns its credit upstream; else it is parked, in order, holding the
 //                   credit. Outputs serve their highest non-empty VC first, FIFO within it.
+// BookSim's input-queued router (booksim2 src/routers/iq_router.cpp) is input_queued with
+//   router.internal_speedup  > 1: the crossbar moves a packet at that multiple of its output
+//                   link's rate into an output buffer per port, which the link drains; the
+//                   downstream credits are spent at the crossbar, the input's credit goes
+//                   upstream once the tail has crossed it. BookSim's default output buffer
+//                   is unbounded, and so is this one: the credits it holds bound it. Its
+//                   dragonfly examples run 2.0 (src/examples/dragonflyconfig) and 1.7.
+//   router.alloc_iterations  passes of the switch allocator a round (iSLIP's iterations,
+//                   separable_allocator.h). BookSim reads alloc_iters only for its islip,
+//                   pim and select allocators; its separable ones make one pass.
 //
 // Code flow of one packet, input_queued (see hw/README.md):
 //   in[i].nb_transport_fw   head flit arrives; the packet already owns buffer space (the
@@ -63,9 +73,14 @@ struct router_params {
   uint32_t delay_cycles = 50;  // routing + allocation + crossbar pipeline
   double clock_mhz = 1000.0;
   std::string model = "input_queued";
+  double internal_speedup = 1.0;  // crossbar rate / output link rate (input_queued)
+  uint32_t alloc_iterations = 1;  // switch allocator passes a round (input_queued)
   // Input VC buffer per link class of the topology ([0] = terminal), in bytes: the keys
   // router.vc_buffer_bytes.<class>, declared by the topology kind with its classes.
   std::vector<uint32_t> vc_buffer_bytes;
+  // Link rate per link class, in GiB/s: the crossbar's, times internal_speedup. Needed only
+  // when internal_speedup > 1.
+  std::vector<double> link_gib_per_s;
   // A block attached on the extra port `topology radix` by an offload family (Ragasa's Bcast
   // Unit): the family's hook steers the family's packets, and what the block sends comes in
   // through the same port.
@@ -92,6 +107,11 @@ struct router_params {
              "input_queued: FIFOs per input VC and a separable allocator; output_queued: "
              "CODES's dragonfly router, queues per output VC filled as credits allow, the "
              "highest VC served first (hw/router/router.h)");
+    v.field("router.internal_speedup", internal_speedup, 1.0, 64.0,
+            "input_queued: crossbar rate over the output link's (BookSim's internal_speedup); "
+            "above 1 an output buffer per port takes what the link cannot send yet");
+    v.field("router.alloc_iterations", alloc_iterations, 1, 16,
+            "input_queued: switch allocator passes a round (iSLIP iterations)");
   }
 };
 
@@ -177,6 +197,14 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   network::route_decision route(tlm_net::packet& p);
   void allocate();
   void grant(uint32_t in_port, uint32_t vc, uint32_t out_port);
+  // internal_speedup > 1: the packet crosses into its output's buffer; buffered packets go
+  // out as their links free.
+  void grant_buffered(uint32_t in_port, tlm_net::packet* p, uint32_t out_port);
+  void send_buffered(sc_core::sc_time& retry);
+  // When output `o` can take the next packet from the crossbar.
+  const sc_core::sc_time& output_free_at(uint32_t o) const {
+    return m_speedup ? m_crossbar_out_free[o] : m_outputs[o].busy_until();
+  }
   sc_core::sc_time pipeline_done(const sc_core::sc_time& arrival) const;
   input_vc& ivc(uint32_t port, uint32_t vc) { return m_in_vcs[port * m_vcs + vc]; }
   const input_vc& ivc(uint32_t port, uint32_t vc) const { return m_in_vcs[port * m_vcs + vc]; }
@@ -203,7 +231,12 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   uint32_t m_vcs;
   sc_core::sc_time m_period;
   sc_core::sc_time m_pipeline;
-  double m_attached_ps_per_byte = 0;  // attached input's crossbar rate; 0 = the output's
+  double m_attached_ps_per_byte = 0;           // attached input's crossbar rate; 0 = the output's
+  bool m_speedup = false;                      // internal_speedup > 1 (input_queued)
+  std::vector<double> m_crossbar_ps_per_byte;  // [port], as output, with speedup
+  std::vector<sc_core::sc_time> m_crossbar_out_free;  // [port]: crossbar output busy until
+  std::vector<tlm_net::ring<tlm_net::packet*>> m_output_buffers;  // [port], with speedup
+  uint32_t m_output_buffered = 0;                                 // packets in all output buffers
 
   std::unique_ptr<tlm_net::tagged_fw<router>[]> m_fw;  // interfaces are not copyable
   std::unique_ptr<tlm_net::tagged_bw<router>[]> m_bw;

@@ -13,6 +13,13 @@
 // A loser is told apart by whether it had other requests this round: it can try another
 // head on the next cycle; otherwise it waits for the output it lost (grant::losers_*).
 //
+// Iterations (router.alloc_iterations, BookSim's alloc_iters): with more than one, inputs
+// left unmatched pick again among their requests for outputs still unmatched, and those
+// outputs grant again, up to that many passes a round. Pointers move only on first-pass
+// grants, as in iSLIP (McKeown 1999), so later passes fill gaps without changing whose turn
+// it is, and the starvation bound above still holds. The losers_* flags describe the first
+// pass only.
+//
 // No allocation after construction: every list is sized for the router's ports.
 #pragma once
 
@@ -35,16 +42,18 @@ class separable_allocator {
     bool losers_without_other_requests = false;
   };
 
-  separable_allocator(uint32_t inputs, uint32_t vcs, uint32_t outputs);
+  separable_allocator(uint32_t inputs, uint32_t vcs, uint32_t outputs, uint32_t iterations = 1);
 
   uint32_t inputs() const { return static_cast<uint32_t>(m_inputs.size()); }
   uint32_t vcs() const { return m_vcs; }
   uint32_t outputs() const { return static_cast<uint32_t>(m_output_arbiters.size()); }
+  uint32_t iterations() const { return m_iterations; }
 
   // The head of (input, vc) can leave through `output` now. At most one request per
   // (input, vc) a round; requests may come in any order.
   void request(uint32_t input, uint32_t vc, uint32_t output) {
     input_state& s = m_inputs[input];
+    if (m_iterations > 1) m_request_output[input * m_vcs + vc] = output;
     if (s.requests++ == 0) {
       if (!m_active_inputs.empty() && input < m_active_inputs.back()) m_active_sorted = false;
       m_active_inputs.push_back(input);
@@ -75,8 +84,22 @@ class separable_allocator {
     uint32_t pick_output = 0;
   };
 
+  // One pass over the inputs' picks: buckets them by output, then each picked output grants
+  // one; `first` pass: pointers move and the losers_* flags are set.
+  void match(bool first);
+  // A later pass: each unmatched input picks again among its requests for unmatched outputs;
+  // false if none did.
+  bool repick();
+
+  static constexpr uint32_t no_output = UINT32_MAX;
   uint32_t m_vcs;
+  uint32_t m_iterations;
   std::vector<input_state> m_inputs;
+  // Iterations > 1: [input * vcs + vc] the output requested this round, or no_output; and
+  // which inputs and outputs the round has matched.
+  std::vector<uint32_t> m_request_output;
+  std::vector<uint8_t> m_input_matched;
+  std::vector<uint8_t> m_output_matched;
   std::vector<round_robin_arbiter> m_output_arbiters;  // over the inputs
   std::vector<uint32_t> m_active_inputs;               // inputs with requests this round
   bool m_active_sorted = true;

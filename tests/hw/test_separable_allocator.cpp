@@ -272,3 +272,44 @@ BOOST_AUTO_TEST_CASE(allocator_matches_the_routers_former_inline_allocation) {
     }
   }
 }
+
+BOOST_AUTO_TEST_CASE(allocator_second_pass_matches_what_the_first_left_and_moves_no_pointer) {
+  // The 3x3 pattern of allocator_known_3x3_pattern_hand_computed, round 1, with 2 passes.
+  // Pass 1 as there: out1 -> in0 VC0, out0 -> in1 VC0; in2 lost. Pass 2: in2 picks among its
+  // requests for unmatched outputs (VC0 wants out0, matched; VC1 wants out1, matched): none.
+  // in1's VC1 wanted out2, but in1 is matched. So nothing more: 2 grants.
+  separable_allocator a(3, 2, 3, 2);
+  auto round = [&a] {
+    a.request(0, 0, 1);
+    a.request(0, 1, 0);
+    a.request(1, 0, 0);
+    a.request(1, 1, 2);
+    a.request(2, 0, 0);
+    a.request(2, 1, 2);  // unlike the 3x3 pattern: in2 VC1 wants out2
+    return a.allocate();
+  };
+  // Now in2's VC1 wants out2, left idle by pass 1: pass 2 grants it, without the loser flags
+  // and without moving in2's VC pointer or out2's input pointer (iSLIP's rule).
+  check_grants(round(), {{0, 0, 1, false, false}, {1, 0, 0, true, false}, {2, 1, 2, false, false}});
+  BOOST_TEST(a.input_arbiter(2).pointer() == 0u);
+  BOOST_TEST(a.output_arbiter(2).pointer() == 0u);
+  BOOST_TEST(a.output_arbiter(0).pointer() == 2u);
+  // Round 2 starts clean: the same requests give in2 out0 (out0's pointer is at 2) with VC0.
+  const std::vector<grant>& g = round();
+  BOOST_TEST_REQUIRE(!g.empty());
+  BOOST_TEST(g.size() == 3u);
+  bool in2_out0 = false;
+  for (const grant& x : g) in2_out0 |= x.input == 2 && x.vc == 0 && x.output == 0;
+  BOOST_TEST(in2_out0);
+}
+
+BOOST_AUTO_TEST_CASE(allocator_one_pass_is_the_default) {
+  separable_allocator a(3, 2, 3);
+  BOOST_TEST(a.iterations() == 1u);
+  a.request(0, 0, 1);
+  a.request(1, 0, 0);
+  a.request(2, 0, 0);
+  a.request(2, 1, 2);
+  // in2 loses out0 to in1 and does not get out2 in the same round.
+  check_grants(a.allocate(), {{0, 0, 1, false, false}, {1, 0, 0, true, false}});
+}
