@@ -4,10 +4,10 @@
     /usr/bin/python3 experiments/codes/compare.py [RESULTS_DIR [CODES_CSV]]
 
 RESULTS_DIR defaults to experiments/codes/results (load-df72/ and, if there, load-df72-chunks/
-results.csv); CODES_CSV to ../shared/reference/peers/codes-df72-uniform.csv beside the
+and load-df72-booksim/ results.csv); CODES_CSV to ../shared/reference/peers/codes-df72-uniform.csv beside the
 repository. Prints one markdown table per routing (accepted load and CODES's chunk latency,
-each with its difference from CODES's, for both router models and, with 32-B packets, CODES's
-router) and writes RESULTS_DIR/load-df72/plots/vs-codes.png.
+each with its difference from CODES's, for both router models, BookSim's speedup 2.0 and, with
+32-B packets, CODES's router) and writes RESULTS_DIR/load-df72/plots/vs-codes.png.
 """
 import csv
 import os
@@ -19,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 PAIRS = [("minimal", "minimal"), ("adaptive", "adaptive"), ("adaptive", "adaptive-codes")]
 # Our variants: (key, column heading).
 MODELS = [("output_queued", "output_queued"), ("input_queued", "input_queued"),
-          ("chunks", "output_queued, 32-B packets")]
+          ("speedup-2.0", "input_queued, speedup 2.0"), ("chunks", "output_queued, 32-B packets")]
 
 
 def read(path):
@@ -97,6 +97,7 @@ def plot(codes, ours, out):
     # The preset's curves (CODES's router; per-chunk adaptive), and bcastsim's own router.
     lines = [("output_queued", "minimal", "-", "tab:blue"),
              ("chunks", "adaptive-codes", "-", "tab:green"),
+             ("speedup-2.0", "minimal", ":", "tab:red"),
              ("input_queued", "minimal", "-.", "tab:blue"),
              ("input_queued", "adaptive", "-.", "tab:orange")]
     for model, routing, style, colour in lines:
@@ -137,6 +138,11 @@ def main():
         for r in read(chunks):
             if r["status"] == "ok":
                 ours[("chunks", r["routing.kind"], float(r["traffic.load"]))] = r
+    booksim = os.path.join(results, "load-df72-booksim", "results.csv")
+    if os.path.exists(booksim):
+        for r in read(booksim):
+            if r["status"] == "ok" and float(r["router.internal_speedup"]) == 2.0:
+                ours[("speedup-2.0", r["routing.kind"], float(r["traffic.load"]))] = r
     for codes_routing, our_routing in PAIRS:
         print(table(codes, ours, codes_routing, our_routing))
         print()
