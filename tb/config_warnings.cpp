@@ -100,6 +100,9 @@ std::string reason(const config& cfg, const std::string& key) {
       cfg.text("router.model") != "input_queued") {
     return "it applies to router.model = input_queued only, not " + cfg.text("router.model");
   }
+  if (key == "router.vc_order" && cfg.text("router.model") != "output_queued") {
+    return "it applies to router.model = output_queued only, not " + cfg.text("router.model");
+  }
   const std::string placement = cfg.text("job.placement");
   if (key == "job.first_terminal" && placement != "contiguous") {
     return "it applies to job.placement = contiguous only, not " + placement;

@@ -49,6 +49,12 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
     m_out_vcs.resize(size_t{m_radix} * m_vcs);
     m_out_queued.assign(m_radix, 0);
     m_out_parked.assign(m_radix, 0);
+    if (params.vc_order == "round_robin") {
+      m_out_vc_arbiters.assign(m_radix, round_robin_arbiter(m_vcs));
+    } else if (params.vc_order != "highest_first") {
+      throw std::invalid_argument(std::string(this->name()) + ": router.vc_order '" +
+                                  params.vc_order + "' (allowed: highest_first, round_robin)");
+    }
   }
   m_period = sc_time::from_value(units::clock_period_ps(params.clock_mhz));
   m_pipeline = m_period * params.delay_cycles;

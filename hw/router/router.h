@@ -7,7 +7,8 @@
 //                   hw/router/router_output_queued.cpp): no input FIFOs; a routed packet joins
 //                   its output VC's queue when that output holds credits for it, and only then
 //                   returns its credit upstream; else it is parked, in order, holding the
-//                   credit. Outputs serve their highest non-empty VC first, FIFO within it.
+//                   credit. Outputs serve their highest non-empty VC first, FIFO within it
+//                   (router.vc_order: round_robin serves the VCs in turn instead).
 // BookSim's input-queued router (booksim2 src/routers/iq_router.cpp) is input_queued with
 //   router.internal_speedup  > 1: the crossbar moves a packet at that multiple of its output
 //                   link's rate into an output buffer per port, which the link drains; the
@@ -73,8 +74,9 @@ struct router_params {
   uint32_t delay_cycles = 50;  // routing + allocation + crossbar pipeline
   double clock_mhz = 1000.0;
   std::string model = "input_queued";
-  double internal_speedup = 1.0;  // crossbar rate / output link rate (input_queued)
-  uint32_t alloc_iterations = 1;  // switch allocator passes a round (input_queued)
+  std::string vc_order = "highest_first";  // output_queued: which VC an output serves next
+  double internal_speedup = 1.0;           // crossbar rate / output link rate (input_queued)
+  uint32_t alloc_iterations = 1;           // switch allocator passes a round (input_queued)
   // Input VC buffer per link class of the topology ([0] = terminal), in bytes: the keys
   // router.vc_buffer_bytes.<class>, declared by the topology kind with its classes.
   std::vector<uint32_t> vc_buffer_bytes;
@@ -107,6 +109,10 @@ struct router_params {
              "input_queued: FIFOs per input VC and a separable allocator; output_queued: "
              "CODES's dragonfly router, queues per output VC filled as credits allow, the "
              "highest VC served first (hw/router/router.h)");
+    v.choice("router.vc_order", vc_order, {"highest_first", "round_robin"},
+             "output_queued: the VC an output serves next: highest_first (CODES: a packet "
+             "further along its route first; a saturated higher VC holds lower ones back) or "
+             "round_robin (every VC within one packet of each other)");
     v.field("router.internal_speedup", internal_speedup, 1.0, 64.0,
             "input_queued: crossbar rate over the output link's (BookSim's internal_speedup); "
             "above 1 an output buffer per port takes what the link cannot send yet");
@@ -249,6 +255,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   std::vector<output_vc> m_out_vcs;    // output_queued: [port * vcs + vc]
   std::vector<uint32_t> m_out_queued;  // output_queued: [port] packets accepted, not yet sent
   std::vector<uint32_t> m_out_parked;  // output_queued: [port] packets parked
+  std::vector<round_robin_arbiter> m_out_vc_arbiters;  // output_queued, round_robin: [port]
   uint64_t m_buffered = 0;
   sc_core::sc_time m_wake_at = sc_core::sc_max_time();  // earliest wake-up set, if any
 

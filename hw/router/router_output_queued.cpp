@@ -69,7 +69,8 @@ void router::oq_unpark(sc_time& retry) {
 }
 
 // Every free output sends the head of its highest non-empty VC (CODES's strict priority:
-// a packet further along its route, on a higher VC, goes first); its credits are spent.
+// a packet further along its route, on a higher VC, goes first), or with router.vc_order
+// round_robin of the next non-empty VC in turn; its credits were spent on acceptance.
 void router::oq_send(sc_time& retry) {
   const sc_time now = sc_core::sc_time_stamp();
   for (uint32_t o = 0; o < m_radix; ++o) {
@@ -80,7 +81,19 @@ void router::oq_send(sc_time& retry) {
       continue;
     }
     uint32_t vc = m_vcs;
-    while (ovc(o, --vc).queue.empty()) {
+    if (m_out_vc_arbiters.empty()) {
+      while (ovc(o, --vc).queue.empty()) {
+      }
+    } else {  // round_robin: the non-empty VC nearest the pointer
+      round_robin_arbiter& arb = m_out_vc_arbiters[o];
+      for (uint32_t k = 0; k < m_vcs; ++k) {
+        const uint32_t v = (arb.pointer() + k) % m_vcs;
+        if (!ovc(o, v).queue.empty()) {
+          vc = v;
+          break;
+        }
+      }
+      arb.update(vc);
     }
     packet* p = ovc(o, vc).queue.pop();
     --m_out_queued[o];

@@ -189,6 +189,68 @@ BOOST_AUTO_TEST_CASE(output_queued_serves_the_highest_vc_first) {
   BOOST_TEST(got[2].at_ps == 113400u);
 }
 
+namespace {
+
+// Input 2 sends H1..H4 on VC 1 (as though past a global link) and input 0 sends L on VC 0, all
+// to terminal 1 (port 1) at 1000, with room for all (4 KiB per VC everywhere): at 11000 port 1
+// holds L on VC 0 and the four H on VC 1.
+void higher_vc_stream(router_bench& self) {
+  wait_until(1000);
+  for (uint32_t tag = 1; tag <= 4; ++tag)
+    self.peers[2]->send(spec{1, network::invalid_id, 1, 512, tag, hops(0, 1)});
+  self.peers[0]->send(spec{1, network::invalid_id, 0, 512, 9, {}});
+}
+
+hw::router_params roomy(const std::string& vc_order) {
+  hw::router_params rp = router_params_for("output_queued");
+  rp.vc_buffer_bytes = {4096, 4096, 4096};
+  rp.vc_order = vc_order;
+  return rp;
+}
+
+std::vector<uint32_t> tags(const router_bench& b, uint32_t port) {
+  std::vector<uint32_t> t;
+  for (const auto& a : b.peers[port]->got) t.push_back(a.tag);
+  return t;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(output_queued_highest_first_holds_a_lower_vc_behind_a_higher_stream) {
+  // CODES's order: the four H go first, 11000 to 215800; L waits for all of them, and would
+  // wait as long as VC 1 stayed full.
+  router_bench b("bench", test::k_single_router, 0, roomy("highest_first"));
+  b.script = higher_vc_stream;
+  sc_core::sc_start();
+  BOOST_TEST(tags(b, 1) == (std::vector<uint32_t>{1, 2, 3, 4, 9}));
+  BOOST_TEST(b.peers[1]->got.back().at_ps == 11000u + 4 * 51200u);
+}
+
+BOOST_AUTO_TEST_CASE(output_queued_round_robin_serves_every_vc_in_turn) {
+  // router.vc_order round_robin: VC 0 then VC 1 in turn, so L goes first (the pointer starts
+  // at VC 0) and no VC waits for more than one packet of each other VC.
+  router_bench b("bench", test::k_single_router, 0, roomy("round_robin"));
+  b.script = higher_vc_stream;
+  sc_core::sc_start();
+  BOOST_TEST(tags(b, 1) == (std::vector<uint32_t>{9, 1, 2, 3, 4}));
+  BOOST_TEST(b.peers[1]->got.front().at_ps == 11000u);
+  BOOST_TEST(b.rt.buffered_packets() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(output_queued_round_robin_alternates_under_two_streams) {
+  // Two streams of three, VC 0 from input 0 and VC 1 from input 2: served 0, 1, 0, 1, 0, 1.
+  router_bench b("bench", test::k_single_router, 0, roomy("round_robin"));
+  b.script = [](router_bench& self) {
+    wait_until(1000);
+    for (uint32_t k = 0; k < 3; ++k) {
+      self.peers[0]->send(spec{1, network::invalid_id, 0, 512, 10 + k, {}});
+      self.peers[2]->send(spec{1, network::invalid_id, 1, 512, 20 + k, hops(0, 1)});
+    }
+  };
+  sc_core::sc_start();
+  BOOST_TEST(tags(b, 1) == (std::vector<uint32_t>{10, 20, 11, 21, 12, 22}));
+}
+
 BOOST_AUTO_TEST_CASE(router_model_unknown_is_refused) {
   auto make = [] {
     router_bench b("bench", test::k_single_router, 0, router_params_for("wormhole"));

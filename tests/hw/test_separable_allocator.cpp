@@ -313,3 +313,27 @@ BOOST_AUTO_TEST_CASE(allocator_one_pass_is_the_default) {
   // in2 loses out0 to in1 and does not get out2 in the same round.
   check_grants(a.allocate(), {{0, 0, 1, false, false}, {1, 0, 0, true, false}});
 }
+
+BOOST_AUTO_TEST_CASE(allocator_with_iterations_starves_no_vc_and_no_input) {
+  // Every input's VC 0 wants output 0 and its VC 1 output 1, every round, with 3 passes: both
+  // outputs are granted each round (a loser of output 0 takes output 1 in a later pass), and
+  // over inputs x VCs rounds every (input, VC) is granted at least once, since pointers move
+  // on first-pass grants only, as with one pass.
+  const uint32_t inputs = 4, vcs = 2;
+  separable_allocator a(inputs, vcs, 2, 3);
+  for (uint32_t window = 0; window < 3; ++window) {
+    std::vector<uint32_t> granted(inputs * vcs, 0);
+    for (uint32_t round = 0; round < inputs * vcs; ++round) {
+      for (uint32_t i = 0; i < inputs; ++i) {
+        for (uint32_t vc = 0; vc < vcs; ++vc) a.request(i, vc, vc);
+      }
+      const std::vector<grant>& g = a.allocate();
+      BOOST_TEST_REQUIRE(g.size() == 2u);
+      BOOST_TEST(g[0].input != g[1].input);
+      for (const grant& x : g) ++granted[x.input * vcs + x.vc];
+    }
+    for (uint32_t k = 0; k < inputs * vcs; ++k) {
+      BOOST_TEST(granted[k] >= 1u, "input " << k / vcs << " VC " << k % vcs);
+    }
+  }
+}
