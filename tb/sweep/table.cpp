@@ -22,8 +22,8 @@ const std::vector<std::string> run_columns = {"collective.completion_ns",
                                               "TRAVERSALS",
                                               "perf.packet_hops"};
 const std::vector<std::string> traffic_columns = {
-    "traffic.offered_load", "traffic.accepted_load", "traffic.latency_ns.avg",
-    "traffic.latency_ns.p99", "traffic.dropped_at_source", "traffic.codes_latency_ns",
+    "traffic.offered_load",       "traffic.accepted_load",     "traffic.latency_ns.avg",
+    "traffic.latency_ns.p99",     "traffic.dropped_at_source", "traffic.codes_latency_ns",
     "traffic.codes_accepted_load"};
 // Added when some point holds several collectives (or repetitions): the spread over them.
 const std::vector<std::string> several_columns = {
@@ -96,14 +96,18 @@ bool among(const std::vector<std::string>& v, const std::string& x) {
 // The leading columns of both CSVs: the point, its values, replicate and seed.
 std::string row_head(const study& s, const point& p) {
   std::string out = std::to_string(p.index);
-  for (const auto& [k, v] : p.values) out += "," + csv_field(v);
+  for (const auto& [k, v] : p.values) {
+    if (k != "seed") out += "," + csv_field(v);  // a varied seed is the seed column
+  }
   if (s.replicates > 1) out += "," + std::to_string(p.replicate);
   return out + "," + std::to_string(p.seed);
 }
 
 std::string header_head(const study& s) {
   std::string out = "point";
-  for (const std::string& p : s.parameters()) out += "," + csv_field(p);
+  for (const std::string& p : s.parameters()) {
+    if (p != "seed") out += "," + csv_field(p);
+  }
   if (s.replicates > 1) out += ",replicate";
   return out + ",seed";
 }

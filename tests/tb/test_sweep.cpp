@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -114,6 +115,23 @@ BOOST_AUTO_TEST_CASE(columns_index_lists_and_collectives_entries_vary) {
     BOOST_CHECK_EQUAL(csv[i][bytes], i == 1 ? "1024" : "8192");
     BOOST_CHECK_EQUAL(csv[i][column(csv, "collectives.7.bytes")], "");  // no such entry
   }
+}
+
+BOOST_AUTO_TEST_CASE(a_varied_seed_is_the_seed_column_once) {
+  // A study that varies seed itself runs each point with that seed, and results.csv names it
+  // once: the seed column holds the value.
+  const std::string dir = fresh_dir();
+  const std::string study =
+      write_study(dir, "name: seeds\nset: {job.placement: random}\ncross:\n  seed: [3, 4]\n");
+  const outcome o = run_cli("sweep " + study + " -j 2 -q --out " + dir + "/out");
+  BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
+  const auto csv = read_csv(dir + "/out/results.csv");
+  BOOST_REQUIRE_EQUAL(csv.size(), 3u);
+  BOOST_CHECK_EQUAL(std::count(csv[0].begin(), csv[0].end(), std::string("seed")), 1);
+  BOOST_CHECK_EQUAL(csv[1][column(csv, "seed")], "3");
+  BOOST_CHECK_EQUAL(csv[2][column(csv, "seed")], "4");
+  BOOST_CHECK_EQUAL(csv[0].size(), csv[1].size());
+  BOOST_CHECK_EQUAL(read_json(dir + "/out/points/0001/result.json")["seed"], 4);
 }
 
 // Issue 18: points that differ only in non-random choices share their random draws per
