@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""The Galaxyfly experiment's tables (experiments/galaxyfly/README.md) from results/*.csv,
-beside the paper's Tables 2-5 (Zhuang et al. 2023; the paper's time unit is printed as us).
-Means over the root supernodes (every supernode collects once). Python standard library."""
+"""The Galaxyfly experiment's tables (experiments/galaxyfly/README.md) from the sweeps'
+results/<study>/results.csv (the study files here), beside the paper's Tables 2-5 (Zhuang et
+al. 2023; the paper's time unit is printed as us). Means over the root supernodes (every
+supernode collects once). Python standard library."""
 import csv
 import os
 import sys
@@ -22,16 +23,26 @@ PAPER = {
             (24696, 34800, 2200, 0.0, None, 13.52), (28896.4, 39000, 2500, 0.0, None, 13.62),
             (38997.5, 55900, 3800, 0.0, None, 10.53)],
 }
-METRICS = ["galaxy_avg_time_ns", "galaxy_max_time_ns", "galaxy_min_time_ns",
-           "galaxy_avg_redundant_packets", "galaxy_router_time_ns", "galaxy_avg_channel_utilization"]
+METRICS = ["galaxy.avg_time_ns", "galaxy.max_time_ns", "galaxy.min_time_ns",
+           "galaxy.avg_redundant_packets", "galaxy.router_time_ns", "galaxy.avg_channel_utilization"]
 
 
-def rows(name):
-    path = os.path.join(D, name + ".csv")
+def rows(study, csv_name="results.csv"):
+    """The rows of results/<study>/<csv_name> (results.csv, or perf.csv for the wall times)."""
+    path = os.path.join(D, study, csv_name)
     if not os.path.exists(path):
-        sys.exit(f"{path} is missing: run experiments/galaxyfly/run.sh first")
+        sys.exit(f"{path} is missing: run the sweep in the header of "
+                 f"experiments/galaxyfly/{study}.yaml first")
     with open(path) as f:
         return list(csv.DictReader(f))
+
+
+def ok(rs):
+    return rs and all(r["status"] == "ok" and r["exit_code"] == "0" for r in rs)
+
+
+def dragonfly(study, g, a):
+    return [r for r in rows(study) if r["topology.g"] == str(g) and r["topology.a"] == str(a)]
 
 
 def mean(rs, key):
@@ -41,11 +52,11 @@ def mean(rs, key):
 def ours(shape, algorithm, ps="160"):
     if algorithm == "a2a":
         g, a = DRAGONFLY[shape]
-        rs = [r for r in rows(f"df-{g}-{a}") if r["collective.bytes"] == ps]
+        rs = [r for r in dragonfly("df-paper", g, a) if r["collective.bytes"] == ps]
     else:
         rs = [r for r in rows("gf-%d-%d-%d" % shape)
               if r["collective.algorithm"] == algorithm and r["collective.bytes"] == ps]
-    assert rs and all(r["exit"] == "0" for r in rs)
+    assert ok(rs)
     return [mean(rs, m) for m in METRICS], len(rs)
 
 
@@ -85,13 +96,14 @@ def success():
             rs = []
             if alg == "a2a":
                 for g, a in DRAGONFLY.values():
-                    rs += [r for r in rows(f"df-{g}-{a}") if r["collective.bytes"] == ps]
+                    rs += [r for r in dragonfly("df-paper", g, a) if r["collective.bytes"] == ps]
             else:
                 for n, q, a in SHAPES + [(4, 7, 5)]:
                     rs += [r for r in rows(f"gf-{n}-{q}-{a}")
                            if r["collective.algorithm"] == alg and r["collective.bytes"] == ps]
-            ok = sum(1 for r in rs if r["exit"] == "0" and float(r["galaxy_success_rate"]) == 1.0)
-            cells += [str(len(rs)), f"{100 * ok / len(rs):.0f} %"]
+            good = sum(1 for r in rs if r["status"] == "ok" and r["exit_code"] == "0"
+                       and float(r["galaxy.success_rate"]) == 1.0)
+            cells += [str(len(rs)), f"{100 * good / len(rs):.0f} %"]
         print(f"| {ps} B | " + " | ".join(cells) + " |")
 
 
@@ -114,39 +126,47 @@ def sizes():
             print(f"| {s} | {alg} | " + " | ".join(cells) + " |")
 
 
+def wall(study, rs):
+    """Mean perf.wall_s (result.json's, the run's own wall time) over rs, from perf.csv."""
+    points = {r["point"] for r in rs}
+    return mean([p for p in rows(study, "perf.csv") if p["point"] in points], "perf.wall_s")
+
+
 def larger():
     print("\nLarger shapes, PS 160 B, means over every root supernode (A2A: one run)\n")
     print("| network | routers | algorithm | AvgTime (us) | MaxTime (us) | MinTime (us) | AvgPacket | RouterTime (us) | AvgChannel (%) | wall (s, mean) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for (n, q, a), (g, ga) in [((5, 9, 4), (5, 36)), ((7, 7, 8), (7, 56)), ((6, 13, 4), (6, 52))]:
         for alg in ["sfata", "rfata"]:
-            rs = [r for r in rows(f"gf-{n}-{q}-{a}") if r["collective.algorithm"] == alg]
+            study = f"gf-{n}-{q}-{a}"
+            rs = [r for r in rows(study) if r["collective.algorithm"] == alg]
+            assert ok(rs)
             v = [mean(rs, m) for m in METRICS]
             print(f"| Galaxyfly({n},{q},{a}) | {n * q * a} | {alg} | {fmt(v[0], 'ns')} | {fmt(v[1], 'ns')} | "
-                  f"{fmt(v[2], 'ns')} | {fmt(v[3], 'n')} | {fmt(v[4], 'ns')} | {fmt(v[5], '%')} | {mean(rs, 'wall_s'):.2f} |")
-        rs = rows(f"df-{g}-{ga}")
+                  f"{fmt(v[2], 'ns')} | {fmt(v[3], 'n')} | {fmt(v[4], 'ns')} | {fmt(v[5], '%')} | {wall(study, rs):.2f} |")
+        rs = dragonfly("df-larger", g, ga)
+        assert ok(rs)
         v = [mean(rs, m) for m in METRICS]
         print(f"| dragonfly g={g} a={ga} | {g * ga} | a2a | {fmt(v[0], 'ns')} | {fmt(v[1], 'ns')} | "
-              f"{fmt(v[2], 'ns')} | {fmt(v[3], 'n')} | {fmt(v[4], 'ns')} | {fmt(v[5], '%')} | {mean(rs, 'wall_s'):.2f} |")
+              f"{fmt(v[2], 'ns')} | {fmt(v[3], 'n')} | {fmt(v[4], 'ns')} | {fmt(v[5], '%')} | {wall('df-larger', rs):.2f} |")
 
 
 def host():
-    if not os.path.exists(os.path.join(D, "host-gf-allgather.csv")):
+    if not os.path.exists(os.path.join(D, "host-gf", "results.csv")):
         return
     print("\nHost-based collectives, one rank per router (80), completion (us)\n")
-    names = [("gf", "Galaxyfly(4,5,4) h=2, radix 6"), ("df20x4", "dragonfly g=20 a=4 h=5, radix 9"),
-             ("df4x20", "dragonfly g=4 a=20 h=1, radix 21")]
+    names = [(rows("host-gf"), "Galaxyfly(4,5,4) h=2, radix 6"),
+             (dragonfly("host-df", 20, 4), "dragonfly g=20 a=4 h=5, radix 9"),
+             (dragonfly("host-df", 4, 20), "dragonfly g=4 a=20 h=1, radix 21")]
     algs = ["allgather-ring", "allgather-bruck", "allgather-mpich", "binomial", "scatter-ring-allgather"]
     print("| network | " + " | ".join(algs) + " | global packets (ring allgather) |")
     print("|---|" + "---|" * (len(algs) + 1))
-    for key, label in names:
-        got = {}
-        for kind in ["allgather", "bcast"]:
-            for r in rows(f"host-{key}-{kind}"):
-                assert r["exit"] == "0"
-                got[r["collective.algorithm"]] = r
-        cells = [fmt(float(got[a]["completion_ns"]), "ns") for a in algs]
-        print(f"| {label} | " + " | ".join(cells) + f" | {got['allgather-ring']['global_packets']} |")
+    for rs, label in names:
+        assert ok(rs)
+        got = {r["collective.algorithm"]: r for r in rs}
+        cells = [fmt(float(got[a]["collective.completion_ns"]), "ns") for a in algs]
+        print(f"| {label} | " + " | ".join(cells)
+              + f" | {got['allgather-ring']['traversals.global.packets']} |")
     print("\n(allgathers 1 KiB per rank; broadcasts 64 KiB from rank 0)")
 
 
@@ -156,6 +176,6 @@ if __name__ == "__main__":
         table(alg)
     checks()
     sizes()
-    if os.path.exists(os.path.join(D, "gf-5-9-4.csv")):
+    if os.path.exists(os.path.join(D, "gf-5-9-4", "results.csv")):
         larger()
     host()
