@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Plots the Tofu2 experiment (experiments/tofu2/README.md) from results/*.csv.
+"""Plots the Tofu2 experiment (experiments/tofu2/README.md) from its sweeps' CSVs,
+results/<study>/results.csv (the studies sweep-<study>.yaml, README.md has the commands).
 
   /usr/bin/python3 experiments/tofu2/plot.py     # writes experiments/tofu2/tofu2.png
 
@@ -24,12 +25,17 @@ ALGS = [("tofu2-trinaryx3", "Trinaryx3", "tab:red"), ("tofu2-trinary", "Trinary"
 SEGMENTS = ["1", "4", "16", "64"]
 
 
+def csv_path(name):
+    """The CSV of the study sweep-<name>.yaml, run with --out experiments/tofu2/results/<name>."""
+    return os.path.join(HERE, "results", name, "results.csv")
+
+
 def load(name):
-    with open(os.path.join(HERE, "results", name + ".csv")) as f:
+    with open(csv_path(name)) as f:
         rows = list(csv.DictReader(f))
-    bad = [r for r in rows if r["exit"] != "0"]
+    bad = [r for r in rows if r["status"] != "ok"]
     if bad:
-        raise SystemExit(f"{name}.csv: {len(bad)} runs failed, first: {bad[0]}")
+        raise SystemExit(f"{csv_path(name)}: {len(bad)} points not ok, first: {bad[0]}")
     return rows
 
 
@@ -39,7 +45,7 @@ def best(rows, alg, mode):
     for r in rows:
         if r["collective.algorithm"] != alg or r["tofu2.mode"] != mode:
             continue
-        b, t = int(r["collective.bytes"]), float(r["tofu2_completion_ns"])
+        b, t = int(r["collective.bytes"]), float(r["tofu2.completion_ns"])
         if b not in out or t < out[b][0]:
             out[b] = (t, r["tofu2.segments"], r)
     return out
@@ -79,9 +85,9 @@ def main():
                     if r["collective.algorithm"] == alg and r["tofu2.mode"] == "offload"
                     and r["collective.bytes"] == "1048576")
         xs = [s for s, _ in rs]
-        cx.plot(xs, [float(r["tofu2_init_ns"]) / 1e3 for _, r in rs], "-s", ms=4, color=colour,
+        cx.plot(xs, [float(r["tofu2.init_ns"]) / 1e3 for _, r in rs], "-s", ms=4, color=colour,
                 label=f"MPI_Bcast_init, {label}")
-        cx.plot(xs, [float(r["tofu2_start_ns"]) / 1e3 for _, r in rs], ":^", ms=4,
+        cx.plot(xs, [float(r["tofu2.start_ns"]) / 1e3 for _, r in rs], ":^", ms=4,
                 color=colour, label=f"MPI_Start, {label}")
     cx.axhspan(60, 251, color="tab:red", alpha=0.08)
     cx.axhspan(2, 8, color="tab:blue", alpha=0.08)
@@ -109,7 +115,7 @@ def main():
     fig.savefig(out, dpi=110)
     print("wrote", out)
     tables(unit, overlap)
-    if os.path.exists(os.path.join(HERE, "results", "t768-segments.csv")):
+    if os.path.exists(csv_path("t768-segments")):
         t768_table()
 
 
@@ -123,13 +129,13 @@ def t768_table():
         key = (r["collective.algorithm"], r["tofu2.mode"], seg)
         cells.setdefault(key, {})[int(r.get("collective.bytes", "16777216"))] = r
     for (alg, mode, seg), by in cells.items():
-        t = [f"{float(by[b]['tofu2_completion_ns']) / 1e3:,.1f}" if b in by else ""
+        t = [f"{float(by[b]['tofu2.completion_ns']) / 1e3:,.1f}" if b in by else ""
              for b in (65536, 1048576, 16777216)]
-        init = next(iter(by.values()))["tofu2_init_ns"]
+        init = next(iter(by.values()))["tofu2.init_ns"]
         print(f"{alg} | {mode} | {seg} | " + " | ".join(t) + f" | {float(init) / 1e3:,.1f}")
     for r in load("t768-host"):
         print(f"{r['collective.algorithm']} | host NICs | {int(r['collective.bytes'])} | "
-              f"{float(r['completion_ns']) / 1e3:,.1f}")
+              f"{float(r['collective.completion_ns']) / 1e3:,.1f}")
 
 
 def total_ns(row):
@@ -152,12 +158,12 @@ def tables(unit, overlap):
         rs = {r["tofu2.segments"]: r for r in unit if r["collective.algorithm"] == "tofu2-trinaryx3"
               and r["tofu2.mode"] == "offload" and int(r["collective.bytes"]) == b}
         f = lambda k, d=1e3: "/".join(f"{float(rs[s][k]) / d:.1f}" for s in SEGMENTS)
-        print(f"{size_label(b)} | {f('tofu2_init_ns')} | {f('tofu2_start_ns')} | "
-              f"{f('tofu2_wait_ns')} | {f('tofu2_bandwidth_gb_per_s', 1)}")
+        print(f"{size_label(b)} | {f('tofu2.init_ns')} | {f('tofu2.start_ns')} | "
+              f"{f('tofu2.wait_ns')} | {f('tofu2.bandwidth_gb_per_s', 1)}")
     print("\noverlap: mode compute_us total_us wait_us")
     for r in sorted(overlap, key=lambda r: (r["tofu2.mode"], int(r["collective.compute_ns"]))):
         print(r["tofu2.mode"], int(r["collective.compute_ns"]) / 1e3, f"{total_ns(r) / 1e3:.1f}",
-              f"{float(r['tofu2_wait_ns']) / 1e3:.1f}" if r["tofu2_wait_ns"] else "")
+              f"{float(r['tofu2.wait_ns']) / 1e3:.1f}" if r["tofu2.wait_ns"] else "")
 
 
 if __name__ == "__main__":
