@@ -219,6 +219,22 @@ def choice(spec, key, default, allowed):
     return v
 
 
+def spaced_ticks(nums, logx, min_gap=0.07):
+    """Indices of the x values to label: neighbours closer than min_gap of the axis's span
+    (64 and 128 on a log axis from 1 to 2^27) lose a label, the last value keeps its own."""
+    import math
+    order = sorted(range(len(nums)), key=lambda i: nums[i])
+    pos = [math.log(nums[i]) if logx and nums[i] > 0 else float(nums[i]) for i in order]
+    span = (pos[-1] - pos[0]) or 1.0
+    kept = [0]
+    for k in range(1, len(order)):
+        if pos[k] - pos[kept[-1]] >= min_gap * span:
+            kept.append(k)
+        elif k == len(order) - 1 and len(kept) > 1:
+            kept[-1] = k  # the largest value keeps its label; its close neighbour gives way
+    return [order[k] for k in kept]
+
+
 def set_x_axis(ax, key, xs, logx):
     """Numeric x with bytes tick labels, or categories at 0..n-1. Returns x -> position."""
     nums = [number(x) for x in xs]
@@ -226,8 +242,9 @@ def set_x_axis(ax, key, xs, logx):
         if logx:
             ax.set_xscale("log", base=2 if is_bytes(key) else 10)
         if is_bytes(key) or len(xs) <= 12:
-            ax.set_xticks(nums)
-            ax.set_xticklabels([value_label(key, x) for x in xs])
+            shown = spaced_ticks(nums, logx)
+            ax.set_xticks([nums[i] for i in shown])
+            ax.set_xticklabels([value_label(key, xs[i]) for i in shown])
             ax.minorticks_off()
         return {x: n for x, n in zip(xs, nums)}
     ax.set_xticks(range(len(xs)))

@@ -267,6 +267,16 @@ class Helpers(unittest.TestCase):
         self.assertEqual(m.ordered(["llf", "glf", "llf"], "a"), ["llf", "glf"])
         self.assertEqual(m.spread([3.0, 1.0, 2.0, 10.0]), (2.5, 1.0, 10.0))
 
+    def test_close_ticks_give_way(self):
+        m = self.m
+        sizes = [4096 * 4 ** k for k in range(8)] + [134217728]  # 4 KiB .. 64 MiB, 128 MiB
+        shown = m.spaced_ticks(sizes, True)
+        self.assertIn(8, shown)      # 128 MiB keeps its label
+        self.assertNotIn(7, shown)   # 64 MiB, one octave below it, gives way
+        self.assertEqual(shown[:7], list(range(7)))
+        self.assertEqual(m.spaced_ticks([1, 2, 3, 4], False), [0, 1, 2, 3])
+        self.assertEqual(m.spaced_ticks([128, 8192, 10240, 16512], True), [0, 1, 3])
+
     def test_speedups_pair_runs_by_seed(self):
         m = self.m
         row = lambda a, seed, t: {"a": a, "x": "1", "seed": seed, "t": t}
