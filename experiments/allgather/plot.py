@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Plots the allgather experiment (experiments/allgather/README.md) from results/*.csv.
+"""Plots the allgather experiment (experiments/allgather/README.md) from the `bcastsim sweep`
+studies' results/NET-algorithms/results.csv and results/NET-ragasa/results.csv.
 
   /usr/bin/python3 experiments/allgather/plot.py     # writes experiments/allgather/allgather.png
 
@@ -27,22 +28,24 @@ STYLE = {  # algorithm: (label, colour, marker)
     "ragasa": ("Ragasa (nodes relay), roots all", "tab:cyan", "P"),
 }
 LW = {"ragasa": 2.4}  # drawn thicker: it runs close to the ring and binomial
-NETS = [("df72", "72-terminal Df(2,4,2)", 64, 72),
-        ("df1056", "1,056-terminal Df(4,8,4), 8 B to 4 KiB (Ragasa to 512 B)", 1024, 1056)]
+NETS = [("df72", "72-terminal Df(2,4,2)", "0-63", 64, 72),
+        ("df1056", "1,056-terminal Df(4,8,4), 8 B to 4 KiB (Ragasa to 512 B)", "0-1023", 1024, 1056)]
+# The x ticks: the main sizes (the 72-terminal studies add 128 B to 2 KiB in between).
+TICKS = (8, 64, 512, 4096, 32768, 262144, 1048576)
 
 
-def load(name, suffixes=("", "-extra", "-ragasa", "-ragasa-extra")):
-    """results/NAME.csv and, if present, results/NAME-extra.csv (sizes in between) and the
-    Ragasa sweeps' results/NAME-ragasa.csv and NAME-ragasa-extra.csv."""
+def load(net, ranks):
+    """{algorithm: [(bytes per rank, completion us)]} of collective.ranks = RANKS in
+    results/NET-algorithms/results.csv and results/NET-ragasa/results.csv (points that ran)."""
     data = {}
-    for suffix in suffixes:
-        path = os.path.join(HERE, "results", name + suffix + ".csv")
+    for study in ("algorithms", "ragasa"):
+        path = os.path.join(HERE, "results", f"{net}-{study}", "results.csv")
         if not os.path.exists(path):
             continue
-        for r in csv.DictReader(open(path)):
-            if r["exit"] == "0":
+        for r in csv.DictReader(open(path, newline="")):
+            if r["status"] == "ok" and r["collective.ranks"] == ranks:
                 data.setdefault(r["collective.algorithm"], []).append(
-                    (int(r["collective.bytes"]), float(r["completion_ns"]) / 1000))
+                    (int(r["collective.bytes"]), float(r["collective.completion_ns"]) / 1000))
     return {a: sorted(v) for a, v in data.items()}
 
 
@@ -52,12 +55,10 @@ def size_label(b):
 
 def main():
     fig, axes = plt.subplots(2, 2, figsize=(13, 10.5), gridspec_kw={"height_ratios": [2.2, 1.3]})
-    for col, (net, title, pow2, every) in enumerate(NETS):
+    for col, (net, title, pow2_ranks, pow2, every) in enumerate(NETS):
         ax, rax = axes[0][col], axes[1][col]
-        pw, al = load(f"{net}-pow2"), load(f"{net}-all")
-        sizes = sorted({b for d in (load(f"{net}-pow2", ("", "-ragasa")),
-                                   load(f"{net}-all", ("", "-ragasa")))
-                        for v in d.values() for b, _ in v})  # ticks: the main sizes
+        pw, al = load(net, pow2_ranks), load(net, "all")
+        sizes = sorted({b for d in (pw, al) for v in d.values() for b, _ in v if b in TICKS})
         if not sizes:
             for a in (ax, rax):
                 a.text(0.5, 0.5, f"{title}: no results yet", ha="center", transform=a.transAxes)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Markdown tables of the allgather experiment from results/*.csv (scripts/sweep.py output):
-per network and communicator, completion time in us per algorithm x bytes per rank, the
-fastest algorithm, and MPICH's choice (MPIR_Allgather_intra_auto's thresholds, as
+"""Markdown tables of the allgather experiment from the `bcastsim sweep` studies' output,
+results/NET-algorithms/ and results/NET-ragasa/ (results.csv; perf.csv for --wall): per
+network and communicator, completion time in us per algorithm x bytes per rank, the fastest
+algorithm, and MPICH's choice (MPIR_Allgather_intra_auto's thresholds, as
 algorithms/allgather.h) with, where allgather-mpich ran, a check that it gave the chosen
 algorithm's time.
 
@@ -20,8 +21,9 @@ SHORT = {"allgather-ring": "ring", "allgather-bruck": "Bruck", "allgather-rd": "
          "forest": "FOREST, roots all", "ragasa": "Ragasa, roots all"}
 SHORT_LONG = 81920     # MPIR_CVAR_ALLGATHER_SHORT_MSG_SIZE
 LONG = 524288          # MPIR_CVAR_ALLGATHER_LONG_MSG_SIZE
-NETWORKS = [("df72", "72 terminals, Df(2,4,2)", [("pow2", 64), ("all", 72)]),
-            ("df1056", "1,056 terminals, Df(4,8,4)", [("pow2", 1024), ("all", 1056)])]
+NETWORKS = [("df72", "72 terminals, Df(2,4,2)", [("0-63", 64), ("all", 72)]),
+            ("df1056", "1,056 terminals, Df(4,8,4)", [("0-1023", 1024), ("all", 1056)])]
+STUDIES = ("algorithms", "ragasa")  # results/NET-algorithms/, results/NET-ragasa/
 
 
 def mpich_choice(p, b):
@@ -40,21 +42,32 @@ def size(b):
     return f"{b} B"
 
 
-def load(net, comm):
-    """results/NET-COMM.csv and, if present, results/NET-COMM-extra.csv (sizes in between) and
-    the Ragasa sweeps' results/NET-COMM-ragasa.csv, results/NET-COMM-ragasa-extra.csv."""
+def read(path):
+    return list(csv.DictReader(open(path, newline=""))) if os.path.exists(path) else []
+
+
+def load(net, ranks):
+    """The rows of collective.ranks = RANKS in results/NET-algorithms/results.csv and
+    results/NET-ragasa/results.csv, each with its machine figures from the study's perf.csv
+    (perf.wall_s, ...) added; None if no study has run."""
     rows = None
-    for suffix in ("", "-extra", "-ragasa", "-ragasa-extra"):
-        path = os.path.join(HERE, "results", f"{net}-{comm}{suffix}.csv")
-        if os.path.exists(path):
-            rows = (rows or []) + list(csv.DictReader(open(path)))
+    for study in STUDIES:
+        d = os.path.join(HERE, "results", f"{net}-{study}")
+        res = read(os.path.join(d, "results.csv"))
+        if not res:
+            continue
+        perf = {r["point"]: r for r in read(os.path.join(d, "perf.csv"))}
+        rows = rows or []
+        for r in res:
+            if r["collective.ranks"] == ranks:
+                rows.append({**perf.get(r["point"], {}), **r})
     return rows
 
 
 def table(rows, p, wall):
     cells, failed = {}, []
     for r in rows:
-        if r["exit"] != "0":
+        if r["status"] != "ok":
             failed.append(r)
             continue
         cells[(r["collective.algorithm"], int(r["collective.bytes"]))] = r
@@ -74,9 +87,10 @@ def table(rows, p, wall):
                 line.append("")
                 continue
             if wall:
-                line.append(f"{float(r['wall_s']):.1f}")
+                w = r.get("perf.wall_s", "")
+                line.append(f"{float(w):.1f}" if w else "")
             else:
-                times[a] = float(r["completion_ns"]) / 1000
+                times[a] = float(r["collective.completion_ns"]) / 1000
                 line.append(f"{times[a]:,.2f}")
         if not wall:
             best = min((t, a) for a, t in times.items() if a != "allgather-mpich")
@@ -98,7 +112,7 @@ def table(rows, p, wall):
             line.append(note)
         out.append("| " + " | ".join(line) + " |")
     for r in failed:
-        out.append(f"\nFailed: {r['collective.algorithm']} {r['collective.bytes']} B: {r['error']}")
+        out.append(f"\n{r['status'].capitalize()}: {r['collective.algorithm']} {r['collective.bytes']} B: {r['error']}")
     return "\n".join(out)
 
 
@@ -107,12 +121,12 @@ def main():
     ap.add_argument("--wall", action="store_true")
     args = ap.parse_args()
     for net, title, comms in NETWORKS:
-        for comm, p in comms:
-            rows = load(net, comm)
+        for ranks, p in comms:
+            rows = load(net, ranks)
             if rows is None:
                 continue
             what = "wall seconds per run" if args.wall else "completion in µs"
-            print(f"\n### {title}, {p} ranks ({'ranks 0-%d' % (p - 1) if comm == 'pow2' else 'every rank'}): {what}\n")
+            print(f"\n### {title}, {p} ranks ({'ranks ' + ranks if ranks != 'all' else 'every rank'}): {what}\n")
             print(table(rows, p, args.wall))
 
 
