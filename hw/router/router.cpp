@@ -104,8 +104,10 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
     m_outputs[port].init(this->name(), m_vcs, cap);
   }
   if (m_speedup) {
-    // The attached block's port crosses at the block's own rate if it has one, else at the
-    // terminal links'.
+    // Per output port: a packet crosses at its output link's rate times the speedup; toward
+    // the attached block at the block's input rate if it has one, else at the terminal
+    // links'. (The attached input's own wide crossing, m_attached_ps_per_byte, is the
+    // unsped model's; with speedup every input crosses at its output's rate.)
     m_crossbar_ps_per_byte.resize(m_radix);
     for (uint32_t port = 0; port < m_radix; ++port) {
       const double gib = port == m_attached_port && params.attached.input_gib_per_s > 0
