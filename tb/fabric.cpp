@@ -63,23 +63,19 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
           unconnected->out.bind(rt.in[p]);
           break;
         case port_info::kind::router: {
-          tlm_net::link& l = make_link("link_r" + suffix, s.links[info.cls], {false, r, p},
-                                       {false, info.peer, info.peer_port});
-          rt.out[p].bind(l.in);
-          l.out.bind(routers[info.peer]->in[info.peer_port]);
+          make_link("link_r" + suffix, s.links[info.cls], {false, r, p},
+                    {false, info.peer, info.peer_port})
+              .connect(rt.out[p], routers[info.peer]->in[info.peer_port]);
           break;
         }
         case port_info::kind::terminal: {
           hw::nic& nic = *nics[info.peer];
           const tlm_net::link_params& lp = s.links[network::terminal_class];
-          tlm_net::link& down =
-              make_link("link_r" + suffix, lp, {false, r, p}, {true, info.peer, 0});
-          rt.out[p].bind(down.in);
-          down.out.bind(nic.in);
-          tlm_net::link& up = make_link("link_nic_" + std::to_string(info.peer), lp,
-                                        {true, info.peer, 0}, {false, r, p});
-          nic.out.bind(up.in);
-          up.out.bind(rt.in[p]);
+          make_link("link_r" + suffix, lp, {false, r, p}, {true, info.peer, 0})
+              .connect(rt.out[p], nic.in);
+          make_link("link_nic_" + std::to_string(info.peer), lp, {true, info.peer, 0},
+                    {false, r, p})
+              .connect(nic.out, rt.in[p]);
           break;
         }
       }
@@ -121,11 +117,12 @@ void fabric::set_faults(const scenario& s) {
                                                   "' is not LINK:N with N a whole number >= 1");
     }
     size_t i = 0;
-    while (i < links.size() && links[i]->basename() != name) ++i;
+    while (i < links.size() && name != links[i]->basename()) ++i;
     if (i == links.size()) {
       throw config_error("fault.drop_packet",
-                         "fault.drop_packet: '" + name + "' is not a link; allowed: " +
-                             links.front()->basename() + " .. " + links.back()->basename() +
+                         "fault.drop_packet: '" + name +
+                             "' is not a link; allowed: " + std::string(links.front()->basename()) +
+                             " .. " + links.back()->basename() +
                              " (link_nic_T: terminal T into its router; link_rR_P: out of "
                              "router R's port P)");
     }
@@ -214,7 +211,7 @@ void fabric::finish() {
 
 tlm_net::link& fabric::make_link(const std::string& name, const tlm_net::link_params& params,
                                  link_end from, link_end to) {
-  links.push_back(std::make_unique<tlm_net::link>(name.c_str(), params));
+  links.push_back(std::make_unique<tlm_net::link>(std::string(this->name()) + "." + name, params));
   link_ends.emplace_back(from, to);
   return *links.back();
 }

@@ -5,27 +5,49 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <utility>
 
 namespace bcastsim::tlm_net {
 
 using sc_core::sc_time;
 
-link::link(const sc_core::sc_module_name& name, const link_params& params)
-    : sc_core::sc_module(name), in("in"), out("out"), m_params(params) {
-  in.bind(*this);
-  out.bind(*this);
+link::link(std::string name, const link_params& params)
+    : m_name(std::move(name)), m_params(params) {
   m_ps_per_byte = units::ps_per_byte(params.bandwidth_gib_per_s);
   m_overhead_ps_per_flit = params.flit_overhead_ns * 1000.0;
   m_latency = sc_time::from_value(units::ps_from_ns(params.latency_ns));
-  m_stats.declare("packets", "packets", "data packets that crossed the link", packets);
-  m_stats.declare("messages", "messages", "data messages that crossed the link (first packets)",
-                  messages);
-  m_stats.declare("control_packets", "packets",
-                  "control packets (offload set-up: Mini Packets) that crossed the link",
-                  control_packets);
-  m_stats.declare("bytes", "bytes", "bytes that crossed the link", bytes);
-  m_stats.declare("busy_ps", "ps", "time the link was serialising packets", busy_ps);
-  m_stats.declare("dropped", "packets", "packets lost by fault injection", dropped);
+}
+
+void link::connect(sender_socket& from, receiver_socket& to) {
+  m_sender = dynamic_cast<bw_if*>(from.get_base_export().get_interface());
+  m_receiver = dynamic_cast<fw_if*>(to.get_base_export().get_interface());
+  if (!m_sender || !m_receiver) {
+    throw std::logic_error(m_name +
+                           ": connect() before the sender and receiver bound their "
+                           "sockets to their interfaces");
+  }
+  from.get_base_port().bind(*this);
+  to.get_base_port().bind(*this);
+}
+
+const char* link::basename() const {
+  const size_t dot = m_name.rfind('.');
+  return m_name.c_str() + (dot == std::string::npos ? 0 : dot + 1);
+}
+
+stat_group link::stats() const {
+  stat_group g;
+  g.declare("packets", "packets", "data packets that crossed the link", packets);
+  g.declare("messages", "messages", "data messages that crossed the link (first packets)",
+            messages);
+  g.declare("control_packets", "packets",
+            "control packets (offload set-up: Mini Packets) that crossed the link",
+            control_packets);
+  g.declare("bytes", "bytes", "bytes that crossed the link", bytes);
+  g.declare("busy_ps", "ps", "time the link was serialising packets", busy_ps);
+  g.declare("dropped", "packets", "packets lost by fault injection", dropped);
+  return g;
 }
 
 sc_time link::serialisation(uint32_t n) const {
@@ -38,13 +60,13 @@ sc_time link::serialisation(uint32_t n) const {
 
 tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time& t) {
   if (ph != tlm::BEGIN_REQ) {
-    SC_REPORT_ERROR(name(), "link accepts only BEGIN_REQ on the forward path");
+    SC_REPORT_ERROR(m_name.c_str(), "link accepts only BEGIN_REQ on the forward path");
     return tlm::TLM_COMPLETED;
   }
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time start = now + t;
   if (start < m_free_at) {
-    SC_REPORT_ERROR(name(), "a sender started a packet while the link was still busy");
+    SC_REPORT_ERROR(m_name.c_str(), "a sender started a packet while the link was still busy");
   }
   const sc_time ser = serialisation(p.size_bytes);
   sc_time end = start + ser;
@@ -69,7 +91,7 @@ tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time&
     token.vc = p.vc;
     token.size_bytes = p.size_bytes;
     tlm::tlm_phase back = CREDIT;
-    in->nb_transport_bw(token, back, credit_at);
+    m_sender->nb_transport_bw(token, back, credit_at);
     m_faults->faults.pool->release(&p);
     ph = tlm::END_REQ;
     t = end - now;
@@ -80,7 +102,7 @@ tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time&
   sc_time head_arrival = start + m_latency + serialisation(head) - now;
   p.tail_time = end + m_latency;
   tlm::tlm_phase fwd = tlm::BEGIN_REQ;
-  out->nb_transport_fw(p, fwd, head_arrival);
+  m_receiver->nb_transport_fw(p, fwd, head_arrival);
 
   ph = tlm::END_REQ;
   t = end - now;  // the sender's output is busy until then
@@ -102,17 +124,17 @@ bool link::lose() {
 }
 
 void link::b_transport(packet&, sc_time&) {
-  SC_REPORT_ERROR(name(), "links carry packets with nb_transport only");
+  SC_REPORT_ERROR(m_name.c_str(), "links carry packets with nb_transport only");
 }
 
 tlm::tlm_sync_enum link::nb_transport_bw(packet& p, tlm::tlm_phase& ph, sc_time& t) {
   if (ph != CREDIT) {
-    SC_REPORT_ERROR(name(), "link accepts only CREDIT on the backward path");
+    SC_REPORT_ERROR(m_name.c_str(), "link accepts only CREDIT on the backward path");
     return tlm::TLM_COMPLETED;
   }
   sc_time delay = t + m_latency;
   tlm::tlm_phase back = CREDIT;
-  in->nb_transport_bw(p, back, delay);
+  m_sender->nb_transport_bw(p, back, delay);
   return tlm::TLM_ACCEPTED;
 }
 

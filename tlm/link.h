@@ -3,6 +3,12 @@
 // holds the credits (bytes free in each receiver VC buffer); the receiver returns them on the
 // backward path (phase CREDIT) and the link delays them by its latency.
 //
+// A link is a passive part, not a SystemC module: it has no process and no sockets of its own.
+// `connect` binds the sender's initiator socket and the receiver's target socket to it, so a
+// call crosses it as it crossed a module's sockets, without the five SystemC objects (module,
+// two sockets and their inner port and export) that made a link cost about 2 KiB and most of
+// elaboration's name checks on a large fabric.
+//
 // Timing (annotated, no process of its own): a packet granted at time s starts when the
 // link is free, its head flit arrives at s + latency + flit serialisation, and its tail
 // leaves at e = max(s + size/bandwidth, time the tail reached the sender) — virtual
@@ -15,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -42,13 +49,23 @@ struct link_faults {
   packet_pool* pool = nullptr;     // where a lost packet goes back
 };
 
-class link final : public sc_core::sc_module, public fw_if, public bw_if {
+class link final : public fw_if, public bw_if {
  public:
-  target_socket in;      // bound by the sender's output
-  initiator_socket out;  // bound to the receiver's input
+  using sender_socket = tlm::tlm_base_initiator_socket_b<32, fw_if, bw_if>;
+  using receiver_socket = tlm::tlm_base_target_socket_b<32, fw_if, bw_if>;
 
-  link(const sc_core::sc_module_name& name, const link_params& params);
+  // `name`: the link's full name, as reports and block statistics show it ("fabric.link_r0_3").
+  link(std::string name, const link_params& params);
+  link(const link&) = delete;
+  link& operator=(const link&) = delete;
 
+  // Joins `from` (the sender's output) to `to` (the receiver's input) through this link. Both
+  // blocks must have bound their own sides of the sockets (their interfaces) already.
+  void connect(sender_socket& from, receiver_socket& to);
+
+  const char* name() const { return m_name.c_str(); }
+  // The name without its parents ("link_r0_3"): what fault.drop_packet names.
+  const char* basename() const;
   const link_params& params() const { return m_params; }
   // Turns fault injection on; `f.pool` must outlive the link.
   void set_faults(const link_faults& f);
@@ -63,7 +80,8 @@ class link final : public sc_core::sc_module, public fw_if, public bw_if {
   counter bytes;
   counter busy_ps;
   counter dropped;  // packets lost by fault injection
-  const stat_group& stats() const { return m_stats; }
+  // Made on demand: a million links need not each hold the same six declarations.
+  stat_group stats() const;
 
   // fw_if (from the sender).
   tlm::tlm_sync_enum nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_core::sc_time& t) override;
@@ -77,6 +95,9 @@ class link final : public sc_core::sc_module, public fw_if, public bw_if {
  private:
   bool lose();
 
+  std::string m_name;
+  bw_if* m_sender = nullptr;    // the sender's backward interface (its credits)
+  fw_if* m_receiver = nullptr;  // the receiver's forward interface
   link_params m_params;
   double m_ps_per_byte;
   double m_overhead_ps_per_flit;
@@ -89,7 +110,6 @@ class link final : public sc_core::sc_module, public fw_if, public bw_if {
     packet credit_token;
   };
   std::unique_ptr<fault_state> m_faults;
-  stat_group m_stats;
 };
 
 }  // namespace bcastsim::tlm_net

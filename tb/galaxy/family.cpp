@@ -270,12 +270,11 @@ void instance::attach(fabric& fab) {
     lp.bandwidth_gib_per_s = port_rate(r);
     lp.latency_ns = m_settings.port_latency_ns;
     lp.flit_bytes = m_ctx.s.links[network::terminal_class].flit_bytes;
-    m_links.push_back(std::make_unique<tlm_net::link>(("link_r" + id + "_engine").c_str(), lp));
-    rt.out[rt.attached_port()].bind(m_links.back()->in);
-    m_links.back()->out.bind(e.in);
-    m_links.push_back(std::make_unique<tlm_net::link>(("link_engine_" + id).c_str(), lp));
-    e.out.bind(m_links.back()->in);
-    m_links.back()->out.bind(rt.in[rt.attached_port()]);
+    const std::string prefix = std::string(fab.name()) + ".";
+    m_links.push_back(std::make_unique<tlm_net::link>(prefix + "link_r" + id + "_engine", lp));
+    m_links.back()->connect(rt.out[rt.attached_port()], e.in);
+    m_links.push_back(std::make_unique<tlm_net::link>(prefix + "link_engine_" + id, lp));
+    m_links.back()->connect(e.out, rt.in[rt.attached_port()]);
   }
   m_hosts.resize(inst.ranks.size(), nullptr);
   for (uint32_t m = 0; m < inst.ranks.size(); ++m) {

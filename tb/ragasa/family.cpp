@@ -71,9 +71,8 @@ void check_rtl_fanout(const settings& st, const unit_broadcasts& bs) {
                          "ragasa.model = rtl: the unit of router " + std::to_string(b.routers[i]) +
                              " has " + std::to_string(b.children[i]) +
                              " children in the broadcast of collective id " +
-                             std::to_string(b.context + 1) +
-                             ", and the RTL core holds 1 to " + std::to_string(most) +
-                             " per entry; allowed here: systemc");
+                             std::to_string(b.context + 1) + ", and the RTL core holds 1 to " +
+                             std::to_string(most) + " per entry; allowed here: systemc");
     }
   }
 #else
@@ -228,21 +227,20 @@ void instance::make_unit(fabric& fab, network::router_id r) {
                                                 &m_ctx.routing));
   hw::ragasa::bcast_unit_base& u = *m_units.back();
   hw::router& rt = *fab.routers[r];
+  const std::string prefix = std::string(fab.name()) + ".";
   m_links.push_back(
-      std::make_unique<tlm_net::link>(("link_r" + id + "_unit").c_str(), m_settings.port));
-  rt.out[rt.attached_port()].bind(m_links.back()->in);
+      std::make_unique<tlm_net::link>(prefix + "link_r" + id + "_unit", m_settings.port));
   if (m_recorder) {  // a tap records what enters the unit
     m_recorder->add_unit(u.basename(), r, terminal, u.params(), m_settings.port, m_ctx.s.router);
     m_taps.push_back(std::make_unique<cosim::unit_input_tap>(
         ("tap_unit_" + id).c_str(), *m_recorder, u.basename(), m_broadcasts.sources[r]));
-    m_links.back()->out.bind(m_taps.back()->in);
+    m_links.back()->connect(rt.out[rt.attached_port()], m_taps.back()->in);
     m_taps.back()->out.bind(u.in);
   } else {
-    m_links.back()->out.bind(u.in);
+    m_links.back()->connect(rt.out[rt.attached_port()], u.in);
   }
-  m_links.push_back(std::make_unique<tlm_net::link>(("link_unit_" + id).c_str(), m_settings.port));
-  u.out.bind(m_links.back()->in);
-  m_links.back()->out.bind(rt.in[rt.attached_port()]);
+  m_links.push_back(std::make_unique<tlm_net::link>(prefix + "link_unit_" + id, m_settings.port));
+  m_links.back()->connect(u.out, rt.in[rt.attached_port()]);
 }
 
 void instance::attach(fabric& fab) {

@@ -174,8 +174,7 @@ class bench final : public sc_core::sc_module {
         up("up", bp.link),
         sink("sink", pool),
         source("source", pool) {
-    nic.out.bind(up.in);
-    up.out.bind(sink.in);
+    up.connect(nic.out, sink.in);
     source.out.bind(nic.in);
     nic.set_client(&log);
     if (bp.program) {

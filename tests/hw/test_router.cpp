@@ -98,18 +98,14 @@ class test_fabric final : public sc_core::sc_module {
           rt.out[p].bind(unconnected->in);
           unconnected->out.bind(rt.in[p]);
         } else if (info.peer_kind == port_info::kind::router) {
-          tlm_net::link& l = make_link("link_r" + suffix, fp.links[static_cast<int>(info.cls)]);
-          rt.out[p].bind(l.in);
-          l.out.bind(routers[info.peer]->in[info.peer_port]);
+          make_link("link_r" + suffix, fp.links[static_cast<int>(info.cls)])
+              .connect(rt.out[p], routers[info.peer]->in[info.peer_port]);
         } else {
           hw::host_nic& nic = *nics[info.peer];
-          const tlm_net::link_params& lp = fp.links[static_cast<int>(network::dragonfly_classes::terminal)];
-          tlm_net::link& down = make_link("link_r" + suffix, lp);
-          rt.out[p].bind(down.in);
-          down.out.bind(nic.in);
-          tlm_net::link& up = make_link("link_nic_" + std::to_string(info.peer), lp);
-          nic.out.bind(up.in);
-          up.out.bind(rt.in[p]);
+          const tlm_net::link_params& lp =
+              fp.links[static_cast<int>(network::dragonfly_classes::terminal)];
+          make_link("link_r" + suffix, lp).connect(rt.out[p], nic.in);
+          make_link("link_nic_" + std::to_string(info.peer), lp).connect(nic.out, rt.in[p]);
         }
       }
     }
@@ -134,7 +130,7 @@ class test_fabric final : public sc_core::sc_module {
 
  private:
   tlm_net::link& make_link(const std::string& name, const tlm_net::link_params& lp) {
-    links.push_back(std::make_unique<tlm_net::link>(name.c_str(), lp));
+    links.push_back(std::make_unique<tlm_net::link>(std::string(this->name()) + "." + name, lp));
     return *links.back();
   }
   void run() {
@@ -183,9 +179,10 @@ uint64_t analytic_delivery_ps(uint64_t t0, uint32_t bytes, const std::vector<lin
 
 // Terminal t of dragonfly g=3 a=2 p=1 h=1 sits on router t. Global cables (absolute
 // arrangement): 0-2, 1-4, 3-5. So 0 -> 5 is router 0 -local-> 1 -global-> 4 -local-> 5.
-const std::vector<link_class> k_longest_path = {network::dragonfly_classes::terminal, network::dragonfly_classes::local,
-                                                network::dragonfly_classes::global, network::dragonfly_classes::local,
-                                                network::dragonfly_classes::terminal};
+const std::vector<link_class> k_longest_path = {
+    network::dragonfly_classes::terminal, network::dragonfly_classes::local,
+    network::dragonfly_classes::global, network::dragonfly_classes::local,
+    network::dragonfly_classes::terminal};
 
 }  // namespace
 

@@ -71,10 +71,8 @@ struct bench {
     lp.latency_ns = 10;
     ab = std::make_unique<tlm_net::link>("ab", lp);
     ba = std::make_unique<tlm_net::link>("ba", lp);
-    a->out.bind(ab->in);
-    ab->out.bind(b->in);
-    b->out.bind(ba->in);
-    ba->out.bind(a->in);
+    ab->connect(a->out, b->in);
+    ba->connect(b->out, a->in);
     for (auto* t : {a.get(), b.get()}) t->set_client(t == a.get() ? &ra : &rb);
     a->set_queue_client(&ra);
     b->set_queue_client(&rb);

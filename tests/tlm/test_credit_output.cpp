@@ -80,10 +80,7 @@ struct bench {
   sender s{"sender"};
   tlm_net::link wire;
   receiver r{"receiver"};
-  bench() : wire("link", params()) {
-    s.out.bind(wire.in);
-    wire.out.bind(r.in);
-  }
+  bench() : wire("link", params()) { wire.connect(s.out, r.in); }
   static tlm_net::link_params params() {
     tlm_net::link_params lp;
     lp.bandwidth_gib_per_s = 1.0;  // 1000 bytes: 931 ns on the wire
