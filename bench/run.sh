@@ -14,10 +14,11 @@ for s in "$here"/scenarios/*.yaml; do
   name=$(basename "$s" .yaml)
   "$bin" run -q "$s" --out "$out/$name"
   python3 - "$out/$name/result.json" "$name" <<'PY'
-import json, sys
+import json, re, sys
 r = json.load(open(sys.argv[1]))
 p = r["perf"]
-print(f"| {sys.argv[2]} | {r['collective']['ranks']} | {p['packet_hops']} | "
+terminals = re.search(r"([0-9]+) terminals", r["topology"]).group(1)
+print(f"| {sys.argv[2]} | {terminals} | {p['packet_hops']} | "
       f"{p['elaborate_wall_s']:.2f} | {p['simulate_wall_s']:.2f} | "
       f"{p['packet_hops_per_s']:,.0f} | {p['peak_rss_mb']:.0f} |")
 PY

@@ -15,16 +15,17 @@ namespace bcastsim::tb {
 namespace {
 
 // Bytes per terminal (its NIC, host and placement entry) and per router port (its buffers,
-// links and routing state), and a fixed base. Measured as peak RSS, rounded up: `run` of
-// dragonflies with 1,056 and 16,512 terminals and a 4x4x4 torus with 3,072 (30-34 KiB per
-// terminal with its share of ports); `analyze` of dragonflies with 16,512 and 262,656
-// terminals (about 550 bytes per terminal with its share of ports).
+// links and routing state), and a fixed base. Measured as peak RSS, rounded up: `run` of 1 KiB
+// broadcasts on dragonflies with 16,512 and 262,656 terminals (350 and 5,394 MiB, about 21 KiB
+// per terminal with its share of ports) and a 4x4x4 torus with 3,072 (74 MiB), since links
+// are passive parts (they were 30-34 KiB per terminal as modules); `analyze` of dragonflies
+// with 16,512 and 262,656 terminals (about 550 bytes per terminal with its share of ports).
 struct unit_costs {
   double per_terminal;
   double per_port;
   double base;
 };
-constexpr unit_costs simulate_costs{24 * 1024.0, 3 * 1024.0, 32 * 1048576.0};
+constexpr unit_costs simulate_costs{15 * 1024.0, 2 * 1024.0, 32 * 1048576.0};
 constexpr unit_costs analyze_costs{400, 40, 16 * 1048576.0};
 
 std::string gib(double bytes) {
