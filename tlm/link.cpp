@@ -17,6 +17,17 @@ link::link(std::string name, const link_params& params)
   m_ps_per_byte = units::ps_per_byte(params.bandwidth_gib_per_s);
   m_overhead_ps_per_flit = params.flit_overhead_ns * 1000.0;
   m_latency = sc_time::from_value(units::ps_from_ns(params.latency_ns));
+  m_flit_time = serialisation(params.flit_bytes);
+  m_last_time = serialisation(0);
+}
+
+const sc_time& link::crossing(uint32_t n) {
+  if (n == m_params.flit_bytes) return m_flit_time;
+  if (n != m_last_bytes) {
+    m_last_bytes = n;
+    m_last_time = serialisation(n);
+  }
+  return m_last_time;
 }
 
 void link::connect(sender_socket& from, receiver_socket& to) {
@@ -68,7 +79,7 @@ tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time&
   if (start < m_free_at) {
     SC_REPORT_ERROR(m_name.c_str(), "a sender started a packet while the link was still busy");
   }
-  const sc_time ser = serialisation(p.size_bytes);
+  const sc_time ser = crossing(p.size_bytes);
   sc_time end = start + ser;
   if (p.tail_time > end) end = p.tail_time;  // cut-through: cannot outrun the incoming tail
   m_free_at = end;
@@ -99,7 +110,7 @@ tlm::tlm_sync_enum link::nb_transport_fw(packet& p, tlm::tlm_phase& ph, sc_time&
   }
 
   const uint32_t head = p.size_bytes < m_params.flit_bytes ? p.size_bytes : m_params.flit_bytes;
-  sc_time head_arrival = start + m_latency + serialisation(head) - now;
+  sc_time head_arrival = start + m_latency + crossing(head) - now;
   p.tail_time = end + m_latency;
   tlm::tlm_phase fwd = tlm::BEGIN_REQ;
   m_receiver->nb_transport_fw(p, fwd, head_arrival);

@@ -94,6 +94,8 @@ class link final : public fw_if, public bw_if {
 
  private:
   bool lose();
+  // serialisation() of what crosses: most packets have one size, and a head is one flit.
+  const sc_core::sc_time& crossing(uint32_t bytes);
 
   std::string m_name;
   bw_if* m_sender = nullptr;    // the sender's backward interface (its credits)
@@ -103,6 +105,9 @@ class link final : public fw_if, public bw_if {
   double m_overhead_ps_per_flit;
   sc_core::sc_time m_latency;
   sc_core::sc_time m_free_at;
+  sc_core::sc_time m_flit_time;  // serialisation(flit_bytes)
+  uint32_t m_last_bytes = 0;     // the last size crossing() computed, and its time
+  sc_core::sc_time m_last_time;
   // Only a link with faults carries their state: a pointer on every other (of a million).
   struct fault_state {
     link_faults faults;

@@ -189,7 +189,7 @@ uint32_t router::unreturned_credit_bytes(network::port_id port) const {
 
 void router::on_wakeup() {
   const sc_time now = sc_core::sc_time_stamp();
-  if (m_wake_at <= now) m_wake_at = sc_core::sc_max_time();
+  if (m_wake_at <= now) m_wake_at = m_never;
   while (m_agenda.due(now)) {
     const action a = m_agenda.pop();
     switch (a.kind) {
@@ -203,7 +203,7 @@ void router::on_wakeup() {
         p->next_vc = d.vc;
         p->hop_ready = now;
         if (m_output_queued) {
-          oq_arrive(a.port, p);
+          oq_arrive(now, a.port, p);
           break;
         }
         ivc(a.port, p->vc).fifo.push(p);
@@ -214,7 +214,7 @@ void router::on_wakeup() {
         break;
     }
   }
-  allocate();
+  allocate(now);
   m_agenda.arm();
   if (m_trace) sample_trace();
 }
@@ -241,21 +241,20 @@ network::port_id router::port_to(network::router_id r) const {
   return it != m_neighbours.end() && it->first == r ? it->second : network::invalid_id;
 }
 
-void router::allocate() {
-  const sc_time now = sc_core::sc_time_stamp();
+void router::allocate(const sc_time& now) {
   // The earliest time a blocked head could move: the router sleeps until then (or until a
   // packet or an awaited credit arrives), instead of waking whenever anything frees.
-  sc_time retry = sc_core::sc_max_time();
+  sc_time retry = m_never;
   auto retry_at = [&retry](const sc_time& t) {
     if (t < retry) retry = t;
   };
   if (m_output_queued) {
-    oq_unpark(retry);
-    oq_send(retry);
-    if (retry != sc_core::sc_max_time()) wake_at(retry);
+    oq_unpark(now, retry);
+    oq_send(now, retry);
+    if (retry != m_never) wake_at(retry);
     return;
   }
-  if (m_output_buffered > 0) send_buffered(retry);
+  if (m_output_buffered > 0) send_buffered(now, retry);
   // Every head that could leave now requests its output; the separable allocator picks one
   // VC per input and one input per output, round-robin (hw/router/separable_allocator.h).
   for (uint32_t i = 0; i < m_radix; ++i) {
@@ -288,15 +287,14 @@ void router::allocate() {
     // A loser retries on the next cycle (the allocator's next iteration) if another of its
     // heads could go now, else when this output frees.
     if (g.losers_with_other_requests) retry_at(now + m_period);
-    grant(g.input, g.vc, g.output);
+    grant(now, g.input, g.vc, g.output);
     if (g.losers_without_other_requests) retry_at(output_free_at(g.output));
     if (m_inputs[g.input].ready > 0) retry_at(m_inputs[g.input].busy_until);
   }
-  if (retry != sc_core::sc_max_time()) wake_at(retry);
+  if (retry != m_never) wake_at(retry);
 }
 
-void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
-  const sc_time now = sc_core::sc_time_stamp();
+void router::grant(const sc_time& now, uint32_t in_port, uint32_t vc, uint32_t out_port) {
   input_vc& q = ivc(in_port, vc);
   packet* p = q.fifo.pop();
   input_port& ip = m_inputs[in_port];
@@ -305,7 +303,7 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   ++packets;
   wait_ps.sample(static_cast<double>((now - p->hop_ready).value()));
   if (m_speedup) {
-    grant_buffered(in_port, p, out_port);
+    grant_buffered(now, in_port, p, out_port);
     return;
   }
   --m_buffered;
@@ -326,8 +324,7 @@ void router::grant(uint32_t in_port, uint32_t vc, uint32_t out_port) {
   if (m_trace) m_agenda.push(now + t, action{});  // waveforms show the output freeing on time
 }
 
-void router::grant_buffered(uint32_t in_port, packet* p, uint32_t out_port) {
-  const sc_time now = sc_core::sc_time_stamp();
+void router::grant_buffered(const sc_time& now, uint32_t in_port, packet* p, uint32_t out_port) {
   const uint32_t bytes = p->size_bytes;
   const uint8_t in_vc = p->vc;
   // The crossing takes bytes at the crossbar's rate, and cannot end before the tail is in.
@@ -352,8 +349,7 @@ void router::grant_buffered(uint32_t in_port, packet* p, uint32_t out_port) {
   wake_at(op.busy_until() > now ? op.busy_until() : now);
 }
 
-void router::send_buffered(sc_time& retry) {
-  const sc_time now = sc_core::sc_time_stamp();
+void router::send_buffered(const sc_time& now, sc_time& retry) {
   for (uint32_t o = 0; o < m_radix; ++o) {
     tlm_net::ring<packet*>& buffer = m_output_buffers[o];
     if (buffer.empty()) continue;

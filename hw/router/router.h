@@ -201,12 +201,14 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
 
   void on_wakeup();
   network::route_decision route(tlm_net::packet& p);
-  void allocate();
-  void grant(uint32_t in_port, uint32_t vc, uint32_t out_port);
+  // `now`: the time of the wake-up, read once (sc_time_stamp() is a library call).
+  void allocate(const sc_core::sc_time& now);
+  void grant(const sc_core::sc_time& now, uint32_t in_port, uint32_t vc, uint32_t out_port);
   // internal_speedup > 1: the packet crosses into its output's buffer; buffered packets go
   // out as their links free.
-  void grant_buffered(uint32_t in_port, tlm_net::packet* p, uint32_t out_port);
-  void send_buffered(sc_core::sc_time& retry);
+  void grant_buffered(const sc_core::sc_time& now, uint32_t in_port, tlm_net::packet* p,
+                      uint32_t out_port);
+  void send_buffered(const sc_core::sc_time& now, sc_core::sc_time& retry);
   // When output `o` can take the next packet from the crossbar.
   const sc_core::sc_time& output_free_at(uint32_t o) const {
     return m_speedup ? m_crossbar_out_free[o] : m_outputs[o].busy_until();
@@ -217,10 +219,10 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   // output_queued (hw/router/router_output_queued.cpp).
   output_vc& ovc(uint32_t port, uint32_t vc) { return m_out_vcs[port * m_vcs + vc]; }
   const output_vc& ovc(uint32_t port, uint32_t vc) const { return m_out_vcs[port * m_vcs + vc]; }
-  void oq_arrive(uint32_t in_port, tlm_net::packet* p);
-  void oq_accept(const held& h);
-  void oq_unpark(sc_core::sc_time& retry);
-  void oq_send(sc_core::sc_time& retry);
+  void oq_arrive(const sc_core::sc_time& now, uint32_t in_port, tlm_net::packet* p);
+  void oq_accept(const sc_core::sc_time& now, const held& h);
+  void oq_unpark(const sc_core::sc_time& now, sc_core::sc_time& retry);
+  void oq_send(const sc_core::sc_time& now, sc_core::sc_time& retry);
   bool oq_describe_stall(std::ostream& os, uint32_t max_lines) const;
   void sample_trace();
   // Wakes the router at `when` unless a wake-up at or before it is already set.
@@ -257,7 +259,8 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   std::vector<uint32_t> m_out_parked;  // output_queued: [port] packets parked
   std::vector<round_robin_arbiter> m_out_vc_arbiters;  // output_queued, round_robin: [port]
   uint64_t m_buffered = 0;
-  sc_core::sc_time m_wake_at = sc_core::sc_max_time();  // earliest wake-up set, if any
+  const sc_core::sc_time m_never = sc_core::sc_max_time();  // read once: a library call
+  sc_core::sc_time m_wake_at = m_never;                     // earliest wake-up set, if any
 
   sc_core::sc_event m_wakeup;
   tlm_net::timed_queue<action> m_agenda;

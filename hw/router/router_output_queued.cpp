@@ -21,12 +21,11 @@ using tlm_net::packet;
 
 // A routed packet joins its output VC's queue if that output holds credits for it and no
 // earlier packet for the same output VC is parked; else it is parked, holding its credit.
-void router::oq_arrive(uint32_t in_port, packet* p) {
+void router::oq_arrive(const sc_time& now, uint32_t in_port, packet* p) {
   const held h{p, static_cast<uint16_t>(in_port), p->vc};
   output_vc& q = ovc(p->next_port, p->next_vc);
-  if (q.parked.empty() &&
-      m_outputs[p->next_port].has_credits(p->next_vc, p->size_bytes, sc_core::sc_time_stamp())) {
-    oq_accept(h);
+  if (q.parked.empty() && m_outputs[p->next_port].has_credits(p->next_vc, p->size_bytes, now)) {
+    oq_accept(now, h);
     return;
   }
   q.parked.push(h);
@@ -35,8 +34,7 @@ void router::oq_arrive(uint32_t in_port, packet* p) {
 
 // The packet takes its output's credits and frees its input's: the credit goes upstream now,
 // or when its tail has come in and through the pipeline, if that is later.
-void router::oq_accept(const held& h) {
-  const sc_time now = sc_core::sc_time_stamp();
+void router::oq_accept(const sc_time& now, const held& h) {
   packet* p = h.pkt;
   m_outputs[p->next_port].reserve(p->next_vc, p->size_bytes);
   ovc(p->next_port, p->next_vc).queue.push(p);
@@ -49,8 +47,7 @@ void router::oq_accept(const held& h) {
 
 // Parked packets move into their queues, in order, as credits have come back; an output
 // still short asks to be woken when its next credit is due.
-void router::oq_unpark(sc_time& retry) {
-  const sc_time now = sc_core::sc_time_stamp();
+void router::oq_unpark(const sc_time& now, sc_time& retry) {
   for (uint32_t o = 0; o < m_radix; ++o) {
     if (m_out_parked[o] == 0) continue;
     tlm_net::credit_output& op = m_outputs[o];
@@ -58,7 +55,7 @@ void router::oq_unpark(sc_time& retry) {
       output_vc& q = ovc(o, vc);
       while (!q.parked.empty() && op.has_credits(vc, q.parked.front().pkt->size_bytes, now)) {
         --m_out_parked[o];
-        oq_accept(q.parked.pop());
+        oq_accept(now, q.parked.pop());
       }
     }
     if (m_out_parked[o] > 0) {
@@ -71,8 +68,7 @@ void router::oq_unpark(sc_time& retry) {
 // Every free output sends the head of its highest non-empty VC (CODES's strict priority:
 // a packet further along its route, on a higher VC, goes first), or with router.vc_order
 // round_robin of the next non-empty VC in turn; its credits were spent on acceptance.
-void router::oq_send(sc_time& retry) {
-  const sc_time now = sc_core::sc_time_stamp();
+void router::oq_send(const sc_time& now, sc_time& retry) {
   for (uint32_t o = 0; o < m_radix; ++o) {
     if (m_out_queued[o] == 0) continue;
     tlm_net::credit_output& op = m_outputs[o];
