@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -51,6 +52,19 @@ uint32_t checked_buffer(const std::string& key, uint64_t bytes, uint32_t packet)
 }
 
 [[noreturn]] void unknown_key(const std::string& key, const std::string& origin) {
+  // A section given one value (router: {vc_buffer_bytes: 4096}): name the keys it holds.
+  std::vector<std::string> inside;
+  for (const key_info& k : schema()) {
+    if (k.key.rfind(key + ".", 0) != 0) continue;
+    std::string rest = k.key.substr(key.size() + 1);
+    rest = rest.substr(0, rest.find('.'));
+    if (std::find(inside.begin(), inside.end(), rest) == inside.end()) inside.push_back(rest);
+  }
+  if (!inside.empty()) {
+    throw config_error(
+        key, "'" + key + "'" + origin + " is a section, not a value: give its keys (" + key + "." +
+                 inside.front() + " and so on); allowed keys under '" + key + "': " + join(inside));
+  }
   // Name the keys that could have been meant: the siblings, or the top-level sections.
   std::string prefix = section_of(key);
   std::vector<std::string> near;

@@ -96,6 +96,10 @@ std::string reason(const config& cfg, const std::string& key) {
       !synthetic) {
     return "it applies to traffic.kind = uniform or adversarial only, not " + traffic;
   }
+  if ((key == "nic.flit_gap_ns" || key == "nic.codes_issue_ns") && cfg.text("nic.kind") != "host") {
+    return "it applies to the host NIC (nic.kind = host) only, not nic.kind = " +
+           cfg.text("nic.kind");
+  }
   if ((key == "router.internal_speedup" || key == "router.alloc_iterations") &&
       cfg.text("router.model") != "input_queued") {
     return "it applies to router.model = input_queued only, not " + cfg.text("router.model");

@@ -28,9 +28,13 @@ struct unit_costs {
 constexpr unit_costs simulate_costs{15 * 1024.0, 2 * 1024.0, 32 * 1048576.0};
 constexpr unit_costs analyze_costs{400, 40, 16 * 1048576.0};
 
-std::string gib(double bytes) {
+std::string memory_text(double bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
+  if (bytes < 1073741824.0) {  // 0.0 GiB would say nothing
+    std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / 1048576.0);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
+  }
   return buf;
 }
 
@@ -94,7 +98,7 @@ void check_memory(const config& cfg, memory_use use) {
   const network::topology_kind::size_estimate size = kind.estimate_size(cfg);
   const bool given = cfg.real("sim.max_memory_gib") > 0;
   const std::string allowed =
-      "; allowed: at most " + gib(limit) +
+      "; allowed: at most " + memory_text(limit) +
       (given ? " (sim.max_memory_gib)"
              : " (sim.max_memory_gib = 0: 3/4 of the memory this process may use)");
   const double traffic =
@@ -103,13 +107,14 @@ void check_memory(const config& cfg, memory_use use) {
     throw config_error("traffic.measure_ns",
                        "traffic.measure_ns = " + cfg.text("traffic.measure_ns") +
                            " keeps a latency sample per packet of " + count(size.terminals) +
-                           " terminals: about " + gib(traffic) + " of samples" + allowed +
+                           " terminals: about " + memory_text(traffic) + " of samples" + allowed +
                            "; a shorter window, a lower traffic.load or larger messages");
   }
   throw config_error("sim.max_memory_gib",
                      size_keys(cfg, kind) + " (" + count(size.routers) + " routers, " +
-                         count(size.terminals) + " terminals) would need about " + gib(need) +
-                         " to " + (use == memory_use::simulate ? "simulate" : "analyze") + allowed +
+                         count(size.terminals) + " terminals) would need about " +
+                         memory_text(need) + " to " +
+                         (use == memory_use::simulate ? "simulate" : "analyze") + allowed +
                          "; a smaller topology, or a larger sim.max_memory_gib to try anyway");
 }
 

@@ -64,6 +64,25 @@ BOOST_AUTO_TEST_CASE(a_topology_too_large_for_memory_is_refused_before_allocatin
               "--set topology.y=32 --set topology.z=32 --set topology.terminals_per_node=64");
   BOOST_TEST(o.code == 2, o.output);
   BOOST_TEST(contains(o.output, "25165824 terminals"), o.output);
+  // A limit under 1 GiB is said in MiB, not as "0.0 GiB".
+  o = run_cli("run -q --out " + fresh_dir() + " --set sim.max_memory_gib=0.001");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "allowed: at most 1.0 MiB (sim.max_memory_gib)"), o.output);
+  BOOST_TEST(!contains(o.output, "0.0 GiB"), o.output);
+}
+
+// A section given one value named the section as an unknown key and listed it as allowed.
+BOOST_AUTO_TEST_CASE(a_section_given_one_value_names_its_keys) {
+  const std::string path = write_study("router: {vc_buffer_bytes: 4096}\n");
+  auto o = run_cli("run -q --out " + fresh_dir() + " " + path);
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(
+      contains(o.output, "'router.vc_buffer_bytes' (in " + path + ") is a section, not a value"),
+      o.output);
+  BOOST_TEST(contains(o.output,
+                      "allowed keys under 'router.vc_buffer_bytes': terminal, local, "
+                      "global"),
+             o.output);
 }
 
 // A fuzz finding: a measurement window of 10^15 ns reserved latency samples for all of it at
@@ -157,6 +176,13 @@ BOOST_AUTO_TEST_CASE(keys_without_effect_warn_naming_the_key_and_why) {
   BOOST_TEST(contains(o.output,
                       "warning: job.seed = 3 has no effect: it applies to "
                       "job.placement = random only"),
+             o.output);
+  // The host NIC's pacing keys with another NIC.
+  o = run_cli("analyze -q --out " + fresh_dir() +
+              " --set nic.kind=lanai --set topology.kind=myrinet --set nic.flit_gap_ns=0.5");
+  BOOST_TEST(contains(o.output,
+                      "warning: nic.flit_gap_ns = 0.5 has no effect: it applies to the host NIC "
+                      "(nic.kind = host) only, not nic.kind = lanai"),
              o.output);
   // With Ragasa the key is read: no warning.
   o = run_cli("analyze -q --out " + fresh_dir() +
