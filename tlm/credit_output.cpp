@@ -1,5 +1,7 @@
 #include "tlm/credit_output.h"
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace bcastsim::tlm_net {
@@ -7,14 +9,18 @@ namespace bcastsim::tlm_net {
 void credit_output::init(const char* owner, uint32_t vcs, uint32_t capacity_bytes) {
   m_owner = owner;
   m_capacity_bytes = capacity_bytes;
-  m_credits.assign(vcs, capacity_bytes);
+  if (vcs > UINT16_MAX) throw std::invalid_argument(std::string(owner) + ": too many VCs");
+  m_vcs = static_cast<uint16_t>(vcs);
+  m_inline.fill(capacity_bytes);
+  m_more.assign(vcs > inline_vcs ? vcs : 0, capacity_bytes);
   m_pending = ring<pending_credit>();
   m_busy_until = sc_core::SC_ZERO_TIME;
+  m_link = nullptr;
   m_waiter = false;
 }
 
 uint32_t credit_output::credits(uint32_t vc, const sc_core::sc_time& now) const {
-  uint32_t c = m_credits[vc];
+  uint32_t c = credit(vc);
   for (uint32_t k = 0; k < m_pending.size() && m_pending.at(k).when <= now; ++k) {
     if (m_pending.at(k).vc == vc) c += m_pending.at(k).bytes;
   }
@@ -29,7 +35,7 @@ uint32_t credit_output::occupancy_bytes(const sc_core::sc_time& now) const {
 
 uint32_t credit_output::unreturned_bytes() const {
   uint32_t spent = 0;
-  for (uint32_t c : m_credits) spent += m_capacity_bytes - c;
+  for (uint32_t vc = 0; vc < m_vcs; ++vc) spent += m_capacity_bytes - credit(vc);
   for (uint32_t k = 0; k < m_pending.size(); ++k) spent -= m_pending.at(k).bytes;
   return spent;
 }
@@ -50,8 +56,9 @@ bool credit_output::on_credit(const sc_core::sc_time& when, uint8_t vc, uint32_t
 }
 
 void credit_output::apply(const pending_credit& c) {
-  m_credits[c.vc] += c.bytes;
-  if (m_credits[c.vc] > m_capacity_bytes) {
+  uint32_t& credits = credit(c.vc);
+  credits += c.bytes;
+  if (credits > m_capacity_bytes) {
     SC_REPORT_ERROR(m_owner, "credit protocol violated: more credits returned than were spent");
   }
 }

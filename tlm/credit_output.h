@@ -15,6 +15,7 @@
 #include "tlm/packet.h"
 #include "tlm/ring.h"
 
+#include <array>
 #include <systemc>
 #include <vector>
 
@@ -27,7 +28,7 @@ class credit_output {
   // `owner` names the sender in protocol errors and must outlive this output.
   void init(const char* owner, uint32_t vcs, uint32_t capacity_bytes);
 
-  uint32_t vcs() const { return static_cast<uint32_t>(m_credits.size()); }
+  uint32_t vcs() const { return m_vcs; }
   uint32_t capacity_bytes() const { return m_capacity_bytes; }
 
   // The link: busy while it serialises the last packet sent.
@@ -40,7 +41,7 @@ class credit_output {
   // may go (the link aside).
   bool has_credits(uint32_t vc, uint32_t bytes, const sc_core::sc_time& now) {
     drain(now);
-    return m_credits[vc] >= bytes;
+    return credit(vc) >= bytes;
   }
   // Credits of VC `vc` as of `now`, counting arrived ones not yet applied; changes nothing
   // (for statistics, waveforms, adaptive routing and stall reports).
@@ -68,11 +69,15 @@ class credit_output {
   // The two halves of send(), for a sender that takes the credits when it accepts a packet
   // and sends it later (the output-queued router): spend `bytes` of VC `vc` (the caller
   // checked has_credits()), then put the packet on the link without spending again.
-  void reserve(uint32_t vc, uint32_t bytes) { m_credits[vc] -= bytes; }
+  void reserve(uint32_t vc, uint32_t bytes) { credit(vc) -= bytes; }
   sc_core::sc_time transmit(initiator_socket& out, packet& p, const sc_core::sc_time& now) {
+    // The link behind the socket, kept here: reading it through the socket would touch one
+    // more object per packet (a cache miss in a large fabric). Bindings are fixed once the
+    // simulation runs, which is when the first packet goes.
+    if (!m_link) m_link = out.operator->();
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-    out->nb_transport_fw(p, ph, t);  // p now belongs downstream
+    m_link->nb_transport_fw(p, ph, t);  // p now belongs downstream
     m_busy_until = now + t;
     return t;
   }
@@ -91,13 +96,21 @@ class credit_output {
     while (!m_pending.empty() && m_pending.front().when <= now) apply(m_pending.pop());
   }
   void apply(const pending_credit& c);
+  // [vc] bytes free downstream, as applied: inline for the usual few VCs, so that a packet
+  // sent touches one cache line of the output (the fields above m_more fill 64 bytes).
+  uint32_t& credit(uint32_t vc) { return m_vcs <= inline_vcs ? m_inline[vc] : m_more[vc]; }
+  uint32_t credit(uint32_t vc) const { return m_vcs <= inline_vcs ? m_inline[vc] : m_more[vc]; }
 
-  const char* m_owner = "credit_output";
-  uint32_t m_capacity_bytes = 0;
-  std::vector<uint32_t> m_credits;  // [vc] bytes free downstream, as applied
-  ring<pending_credit> m_pending;
+  static constexpr uint32_t inline_vcs = 4;
   sc_core::sc_time m_busy_until;
+  fw_if* m_link = nullptr;  // found on the first transmit()
+  ring<pending_credit> m_pending;
+  uint32_t m_capacity_bytes = 0;
+  uint16_t m_vcs = 0;
   bool m_waiter = false;
+  std::array<uint32_t, inline_vcs> m_inline{};
+  std::vector<uint32_t> m_more;  // more than inline_vcs VCs
+  const char* m_owner = "credit_output";
 };
 
 }  // namespace bcastsim::tlm_net

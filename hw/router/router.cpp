@@ -75,7 +75,6 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
   m_inputs.resize(m_radix);
   m_in_vcs.resize(size_t{m_radix} * m_vcs);
   m_outputs.resize(m_radix);
-  m_credit_tokens.resize(m_radix);
   for (uint32_t port = 0; port < m_radix; ++port) {
     m_fw[port].bind_owner(this, port);
     m_bw[port].bind_owner(this, port);
@@ -171,6 +170,18 @@ tlm::tlm_sync_enum router::nb_transport_bw(uint32_t port, packet& p, tlm::tlm_ph
   if (m_outputs[port].on_credit(when, p.vc, p.size_bytes)) wake_at(when);
   if (m_trace) m_agenda.push(when, action{});  // waveforms show credits on time
   return tlm::TLM_ACCEPTED;
+}
+
+void router::return_credit(uint32_t in_port, uint8_t vc, uint32_t bytes, const sc_time& delay) {
+  // The upstream link, kept beside the input's other state: reaching it through the socket
+  // would touch two more objects per packet. Bindings are fixed once packets flow.
+  tlm_net::bw_if*& upstream = m_inputs[in_port].upstream;
+  if (!upstream) upstream = in[in_port].operator->();
+  m_credit_token.vc = vc;
+  m_credit_token.size_bytes = bytes;
+  tlm::tlm_phase ph = tlm_net::CREDIT;
+  sc_time t = delay;
+  upstream->nb_transport_bw(m_credit_token, ph, t);
 }
 
 void router::wake_at(const sc_time& when) {
@@ -320,7 +331,7 @@ void router::grant(const sc_time& now, uint32_t in_port, uint32_t vc, uint32_t o
   ip.busy_until = in_port == m_attached_port && m_attached_ps_per_byte > 0 ? input_free : now + t;
 
   // The input buffer frees when the tail has left, at now + t.
-  tlm_net::return_credit(in[in_port], m_credit_tokens[in_port], static_cast<uint8_t>(vc), bytes, t);
+  return_credit(in_port, static_cast<uint8_t>(vc), bytes, t);
   if (m_trace) m_agenda.push(now + t, action{});  // waveforms show the output freeing on time
 }
 
@@ -333,7 +344,7 @@ void router::grant_buffered(const sc_time& now, uint32_t in_port, packet* p, uin
   m_crossbar_out_free[out_port] = crossed;
   const sc_time input_free = p->tail_time > crossed ? p->tail_time : crossed;
   m_inputs[in_port].busy_until = input_free;
-  tlm_net::return_credit(in[in_port], m_credit_tokens[in_port], in_vc, bytes, input_free - now);
+  return_credit(in_port, in_vc, bytes, input_free - now);
   tlm_net::credit_output& op = m_outputs[out_port];
   op.reserve(p->next_vc, bytes);  // BookSim spends the downstream credit at the crossbar
   p->vc = p->next_vc;

@@ -185,7 +185,8 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
     network::link_class cls = network::terminal_class;
     uint32_t capacity_bytes = 0;  // per VC
     sc_core::sc_time busy_until;
-    uint32_t ready = 0;  // packets in the FIFOs
+    uint32_t ready = 0;                  // packets in the FIFOs
+    tlm_net::bw_if* upstream = nullptr;  // the link into this port, found on first use
   };
   struct trace_mirror;
   // output_queued: a routed packet and the input VC whose credit it holds.
@@ -224,6 +225,8 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   void oq_unpark(const sc_core::sc_time& now, sc_core::sc_time& retry);
   void oq_send(const sc_core::sc_time& now, sc_core::sc_time& retry);
   bool oq_describe_stall(std::ostream& os, uint32_t max_lines) const;
+  // Returns `bytes` of input VC `vc`'s credit upstream, usable after `delay`.
+  void return_credit(uint32_t in_port, uint8_t vc, uint32_t bytes, const sc_core::sc_time& delay);
   void sample_trace();
   // Wakes the router at `when` unless a wake-up at or before it is already set.
   void wake_at(const sc_core::sc_time& when);
@@ -252,7 +255,7 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   std::vector<input_vc> m_in_vcs;                 // [port * vcs + vc]
   std::vector<tlm_net::credit_output> m_outputs;  // [port]: credits toward the peer, busy time
   separable_allocator m_allocator;                // inputs x VCs onto outputs, round-robin
-  std::vector<tlm_net::packet> m_credit_tokens;   // [port]: payload of credit returns
+  tlm_net::packet m_credit_token;                 // payload of credit returns: read at once
   bool m_output_queued = false;
   std::vector<output_vc> m_out_vcs;    // output_queued: [port * vcs + vc]
   std::vector<uint32_t> m_out_queued;  // output_queued: [port] packets accepted, not yet sent

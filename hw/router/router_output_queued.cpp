@@ -41,8 +41,8 @@ void router::oq_accept(const sc_time& now, const held& h) {
   ++m_out_queued[p->next_port];
   ivc(h.in_port, h.in_vc).occupancy_bytes -= p->size_bytes;
   const sc_time tail_in = p->tail_time + m_pipeline;
-  tlm_net::return_credit(in[h.in_port], m_credit_tokens[h.in_port], h.in_vc, p->size_bytes,
-                         tail_in > now ? tail_in - now : sc_core::SC_ZERO_TIME);
+  return_credit(h.in_port, h.in_vc, p->size_bytes,
+                tail_in > now ? tail_in - now : sc_core::SC_ZERO_TIME);
 }
 
 // Parked packets move into their queues, in order, as credits have come back; an output
