@@ -13,6 +13,7 @@
 #include "network/topology.h"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <iosfwd>
@@ -59,29 +60,38 @@ struct family_header {
   }
 };
 
-class packet {
+// Laid out for the cache: what every hop reads or writes fills the first 64 bytes (the
+// packet is cache-line aligned), what only the NICs read comes after.
+class alignas(64) packet {
  public:
+  // --- Per hop: routers and links.
   // Addressing.
   network::terminal_id src = network::invalid_id;
   network::terminal_id dst = network::invalid_id;
   packet_kind kind = packet_kind::data;
-  uint8_t vc = 0;           // VC on the link the packet is crossing now
+  uint8_t vc = 0;  // VC on the link the packet is crossing now
+  // Scratch of the router holding the packet: its routing decision and when it was ready.
+  uint8_t next_vc = 0;
+  uint16_t next_port = 0;
+  uint16_t routers = 0;     // routers on the path, each once (the paper's "hops")
   uint32_t size_bytes = 0;  // bytes on the wire
+  uint32_t index = 0;       // packet index within the message
   // Offload traffic: the family's own fields (for Ragasa, dst is then only where routing
   // aims: a terminal of the router whose unit takes the packet).
   family_header offload;
+  network::route_state route;
+  sc_core::sc_time tail_time;  // when the tail is available where the packet is now
+  sc_core::sc_time hop_ready;
 
+  // --- At the ends: NICs and statistics.
   // Message this packet belongs to.
   uint64_t msg_id = 0;  // per source NIC, in send order
   uint32_t tag = 0;
   uint32_t msg_seq = 0;  // per (source, destination, tag), in send order (hw::message::seq)
   uint32_t collective_id = 0;
+  uint32_t count = 0;       // packets in the message
   uint64_t msg_bytes = 0;   // the whole message
   uint64_t buf_offset = 0;  // collective-buffer offset of the message's first byte
-  uint32_t index = 0;       // packet index within the message
-  uint32_t count = 0;       // packets in the message
-
-  network::route_state route;
 
   // Timing and statistics.
   sc_core::sc_time created;   // handed to the source NIC's packetizer
@@ -89,13 +99,6 @@ class packet {
   // When CODES's model-net scheduler would have handed the packet to the NIC, where CODES's
   // latency starts (nic.codes_issue_ns); `created` unless that is set.
   sc_core::sc_time issued;
-  sc_core::sc_time tail_time;  // when the tail is available where the packet is now
-  uint16_t routers = 0;        // routers on the path, each once (the paper's "hops")
-
-  // Scratch of the router holding the packet: its routing decision and when it was ready.
-  uint16_t next_port = 0;
-  uint8_t next_vc = 0;
-  sc_core::sc_time hop_ready;
 
   bool first_of_message() const { return index == 0; }
   void reset() { *this = packet(); }
@@ -103,6 +106,8 @@ class packet {
   // The pool's free list; never touched by the network.
   packet* m_next_free = nullptr;
 };
+static_assert(offsetof(packet, hop_ready) + sizeof(sc_core::sc_time) <= 64,
+              "a packet's per-hop fields fit one cache line");
 
 std::ostream& operator<<(std::ostream& os, const packet& p);
 

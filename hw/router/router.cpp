@@ -26,14 +26,14 @@ router::router(const sc_core::sc_module_name& name, network::router_id id,
     : sc_core::sc_module(name),
       in("in", topo.radix(id) + (params.attached.present ? 1 : 0)),
       out("out", topo.radix(id) + (params.attached.present ? 1 : 0)),
-      m_id(id),
-      m_topo(topo),
-      m_routing(routing),
-      m_params(params),
       m_radix(topo.radix(id) + (params.attached.present ? 1 : 0)),
       m_vcs(params.vcs),
-      m_allocator(m_radix, m_vcs, m_radix, params.alloc_iterations),
-      m_agenda(m_wakeup) {
+      m_routing(routing),
+      m_id(id),
+      m_agenda(m_wakeup),
+      m_topo(topo),
+      m_params(params),
+      m_allocator(m_radix, m_vcs, m_radix, params.alloc_iterations) {
   if (params.vc_buffer_bytes.size() < topo.num_link_classes()) {
     throw std::invalid_argument(std::string(this->name()) + ": router_params.vc_buffer_bytes has " +
                                 std::to_string(params.vc_buffer_bytes.size()) +

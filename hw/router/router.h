@@ -231,44 +231,45 @@ class router final : public sc_core::sc_module, public network::port_occupancy_v
   // Wakes the router at `when` unless a wake-up at or before it is already set.
   void wake_at(const sc_core::sc_time& when);
 
-  network::router_id m_id;
-  const network::topology& m_topo;
-  const network::routing_policy& m_routing;
-  router_params m_params;
+  // Read on every packet, so declared together: a few cache lines, not a dozen (in a large
+  // fabric a router's state is rarely in cache when a packet reaches it).
   uint32_t m_radix;
-  network::port_id m_attached_port = network::invalid_id;
-  // First port to each neighbouring router, sorted by router: offload tree edges.
-  std::vector<std::pair<network::router_id, network::port_id>> m_neighbours;
   uint32_t m_vcs;
+  network::port_id m_attached_port = network::invalid_id;
+  bool m_output_queued = false;
+  bool m_speedup = false;          // internal_speedup > 1 (input_queued)
+  uint32_t m_output_buffered = 0;  // packets in all output buffers
+  uint64_t m_buffered = 0;
   sc_core::sc_time m_period;
   sc_core::sc_time m_pipeline;
-  double m_attached_ps_per_byte = 0;           // attached input's crossbar rate; 0 = the output's
-  bool m_speedup = false;                      // internal_speedup > 1 (input_queued)
-  std::vector<double> m_crossbar_ps_per_byte;  // [port], as output, with speedup
-  std::vector<sc_core::sc_time> m_crossbar_out_free;  // [port]: crossbar output busy until
-  std::vector<tlm_net::ring<tlm_net::packet*>> m_output_buffers;  // [port], with speedup
-  uint32_t m_output_buffered = 0;                                 // packets in all output buffers
-
-  std::unique_ptr<tlm_net::tagged_fw<router>[]> m_fw;  // interfaces are not copyable
-  std::unique_ptr<tlm_net::tagged_bw<router>[]> m_bw;
+  const sc_core::sc_time m_never = sc_core::sc_max_time();  // read once: a library call
+  sc_core::sc_time m_wake_at = m_never;                     // earliest wake-up set, if any
+  std::unique_ptr<trace_mirror> m_trace;
+  const network::routing_policy& m_routing;
+  network::router_id m_id;
+  double m_attached_ps_per_byte = 0;  // attached input's crossbar rate; 0 = the output's
   std::vector<input_port> m_inputs;
   std::vector<input_vc> m_in_vcs;                 // [port * vcs + vc]
   std::vector<tlm_net::credit_output> m_outputs;  // [port]: credits toward the peer, busy time
-  separable_allocator m_allocator;                // inputs x VCs onto outputs, round-robin
-  tlm_net::packet m_credit_token;                 // payload of credit returns: read at once
-  bool m_output_queued = false;
-  std::vector<output_vc> m_out_vcs;    // output_queued: [port * vcs + vc]
+  std::vector<output_vc> m_out_vcs;               // output_queued: [port * vcs + vc]
   std::vector<uint32_t> m_out_queued;  // output_queued: [port] packets accepted, not yet sent
   std::vector<uint32_t> m_out_parked;  // output_queued: [port] packets parked
   std::vector<round_robin_arbiter> m_out_vc_arbiters;  // output_queued, round_robin: [port]
-  uint64_t m_buffered = 0;
-  const sc_core::sc_time m_never = sc_core::sc_max_time();  // read once: a library call
-  sc_core::sc_time m_wake_at = m_never;                     // earliest wake-up set, if any
-
-  sc_core::sc_event m_wakeup;
   tlm_net::timed_queue<action> m_agenda;
+
+  const network::topology& m_topo;
+  router_params m_params;
+  // First port to each neighbouring router, sorted by router: offload tree edges.
+  std::vector<std::pair<network::router_id, network::port_id>> m_neighbours;
+  std::vector<double> m_crossbar_ps_per_byte;         // [port], as output, with speedup
+  std::vector<sc_core::sc_time> m_crossbar_out_free;  // [port]: crossbar output busy until
+  std::vector<tlm_net::ring<tlm_net::packet*>> m_output_buffers;  // [port], with speedup
+  std::unique_ptr<tlm_net::tagged_fw<router>[]> m_fw;             // interfaces are not copyable
+  std::unique_ptr<tlm_net::tagged_bw<router>[]> m_bw;
+  separable_allocator m_allocator;  // inputs x VCs onto outputs, round-robin
+  tlm_net::packet m_credit_token;   // payload of credit returns: read at once
+  sc_core::sc_event m_wakeup;
   tlm_net::stat_group m_stats;
-  std::unique_ptr<trace_mirror> m_trace;
 };
 
 }  // namespace bcastsim::hw
