@@ -69,12 +69,11 @@ class credit_output {
   // The two halves of send(), for a sender that takes the credits when it accepts a packet
   // and sends it later (the output-queued router): spend `bytes` of VC `vc` (the caller
   // checked has_credits()), then put the packet on the link without spending again.
-  // An output always sends on the same socket: the first call remembers the link behind it.
   void reserve(uint32_t vc, uint32_t bytes) { credit(vc) -= bytes; }
   sc_core::sc_time transmit(initiator_socket& out, packet& p, const sc_core::sc_time& now) {
-    // The link behind the socket, kept here: reading it through the socket would touch one
-    // more object per packet (a cache miss in a large fabric). Bindings are fixed once the
-    // simulation runs, which is when the first packet goes.
+    // An output always sends on the same socket: the first packet finds the link behind it,
+    // kept here, since reading it through the socket would touch one more object per packet
+    // (a cache miss in a large fabric). Bindings are fixed once packets flow.
     if (!m_link) m_link = out.operator->();
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_core::sc_time t = sc_core::SC_ZERO_TIME;

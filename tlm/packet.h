@@ -126,14 +126,19 @@ using multi_target_socket =
 using multi_initiator_socket =
     tlm::tlm_initiator_socket<32, protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
-// Gives `bytes` of VC `vc` back to the sender behind `socket` (phase CREDIT), usable `delay`
+// Gives `bytes` of VC `vc` back to the sender behind `upstream` (phase CREDIT), usable `delay`
 // from now. `token` is the caller's reusable carrier: the sender reads it during the call.
-inline void return_credit(target_socket& socket, packet& token, uint8_t vc, uint32_t bytes,
+inline void return_credit(bw_if& upstream, packet& token, uint8_t vc, uint32_t bytes,
                           sc_core::sc_time delay = sc_core::SC_ZERO_TIME) {
   token.vc = vc;
   token.size_bytes = bytes;
   tlm::tlm_phase ph = CREDIT;
-  socket->nb_transport_bw(token, ph, delay);
+  upstream.nb_transport_bw(token, ph, delay);
+}
+// The same through the receiving socket.
+inline void return_credit(target_socket& socket, packet& token, uint8_t vc, uint32_t bytes,
+                          sc_core::sc_time delay = sc_core::SC_ZERO_TIME) {
+  return_credit(*socket.operator->(), token, vc, bytes, delay);
 }
 
 // Blocks with many ports bind each socket to one of these, so a call says which port it

@@ -177,11 +177,7 @@ void router::return_credit(uint32_t in_port, uint8_t vc, uint32_t bytes, const s
   // would touch two more objects per packet. Bindings are fixed once packets flow.
   tlm_net::bw_if*& upstream = m_inputs[in_port].upstream;
   if (!upstream) upstream = in[in_port].operator->();
-  m_credit_token.vc = vc;
-  m_credit_token.size_bytes = bytes;
-  tlm::tlm_phase ph = tlm_net::CREDIT;
-  sc_time t = delay;
-  upstream->nb_transport_bw(m_credit_token, ph, t);
+  tlm_net::return_credit(*upstream, m_credit_token, vc, bytes, delay);
 }
 
 void router::wake_at(const sc_time& when) {
