@@ -10,10 +10,12 @@ OUT/study.json and, for `dragonfly`, the points' result.json `link_traffic` (the
 output.link_traffic=on). Writes PNGs into OUT/plots/ (or --out-dir / --out) and prints each
 file written. A plot entry is an object with `kind`, `file` (default NN-KIND.png) and:
 
-  all        where: {key: value or [values]} (rows to use; any CSV column), title, xlabel,
-             ylabel
-  lines      x, y, series (one line per value, each its own colour, marker and line style), logx (default: x is a *bytes key), logy (auto:
-             y spans over 100x). Replicates at one x: median, min-max error bars.
+  all        where: {key: value or [values]} (rows to use; any CSV column), title (wrapped
+             if too wide for the PNG), xlabel, ylabel
+  lines      x, y, series (one line per value, each its own colour, marker and line style),
+             logx (default: x is a *bytes key), logy (auto: y spans over 100x; a log axis
+             spanning under 1,000x labels every 1, 2 and 5). Replicates at one x: median,
+             min-max error bars.
   speedup    x, y, series, baseline (a series value): baseline y / y per series, the median
              over runs paired by seed (else the ratio of medians); logx as lines
   heatmap    x, y, value; normalize: row|column|none (default none; row: each row, one y
@@ -40,6 +42,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # plot_dragonfly.py, beside us
 import plot_dragonfly as dragonfly  # noqa: E402
@@ -266,6 +269,18 @@ def series_style(i):
                 fillstyle="full" if i % 2 == 0 else "none")
 
 
+def log_y(ax):
+    """A log y axis that can be read: over less than three decades every 1, 2 and 5 is labelled
+    in plain numbers (matplotlib's default labels only the powers of ten, so an axis from 0.3 to
+    6 shows one label, 10^0)."""
+    ax.set_yscale("log")
+    lo, hi = ax.get_ylim()
+    if 0 < lo and hi / lo < 1e3:
+        ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+
+
 def finish(fig, ax, spec, xlabel, ylabel, path):
     ax.set_xlabel(spec.get("xlabel", xlabel))
     ax.set_ylabel(spec.get("ylabel", ylabel))
@@ -275,9 +290,33 @@ def finish(fig, ax, spec, xlabel, ylabel, path):
     save(fig, path)
 
 
+def fit_titles(fig):
+    """Lays the figure out, wrapping any title too wide for the PNG (else cut off at its edge)
+    at the width it has room for, measured on the rendered text."""
+    import textwrap
+    fig.tight_layout()
+    renderer = fig.canvas.get_renderer()
+    titles = [ax.title for ax in fig.axes] + [getattr(fig, "_suptitle", None)]
+    wrapped = False
+    for t in titles:
+        if t is None or not t.get_text():
+            continue
+        box = t.get_window_extent(renderer)
+        centre = (box.x0 + box.x1) / 2
+        room = 0.96 * 2 * min(centre, fig.bbox.width - centre)  # a title stays centred
+        if box.width <= room:
+            continue
+        lines = t.get_text().split("\n")
+        chars = max(20, int(max(map(len, lines)) * room / box.width))
+        t.set_text("\n".join(textwrap.fill(line, chars) for line in lines))
+        wrapped = True
+    if wrapped:
+        fig.tight_layout()
+
+
 def save(fig, path):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    fig.tight_layout()
+    fit_titles(fig)
     fig.savefig(path, dpi=150)
     plt.close(fig)
 
@@ -312,7 +351,7 @@ def plot_lines(sweep, spec, path):
         ax.errorbar(px, med, yerr=yerr if any(map(any, yerr)) else None, capsize=3,
                     label=None if s is None else value_label(series, s), **series_style(i))
     if truthy(spec.get("logy"), default=lo_all > 0 and hi_all / lo_all > 100):
-        ax.set_yscale("log")
+        log_y(ax)
     if series:
         ax.legend(title=pretty(series), fontsize=8)
     finish(fig, ax, spec, pretty(x), ylabel, path)
@@ -425,7 +464,7 @@ def bars(ax, names, series, logy):
     ax.set_xticks(range(len(names)))
     ax.set_xticklabels(names, rotation=30 if slant else 0, ha="right" if slant else "center")
     if logy:
-        ax.set_yscale("log")
+        log_y(ax)
     ax.grid(True, axis="y", alpha=0.3)
 
 

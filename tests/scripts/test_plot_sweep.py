@@ -327,6 +327,47 @@ class Helpers(unittest.TestCase):
         finally:
             shutil.rmtree(tmp)
 
+    def test_long_titles_wrap_inside_the_png(self):
+        m = self.m
+        title = ("CODES's df72 configuration, CODES's router (output_queued): average chunk "
+                 "latency against offered load")
+        fig, ax = m.plt.subplots(figsize=(7, 4.5))
+        try:
+            ax.set_title(title)
+            fig.suptitle("short")
+            m.fit_titles(fig)
+            fig.canvas.draw()
+            box = ax.title.get_window_extent()
+            self.assertIn("\n", ax.title.get_text())
+            self.assertEqual(ax.title.get_text().replace("\n", " "), title)  # words kept
+            self.assertGreaterEqual(box.x0, 0)
+            self.assertLessEqual(box.x1, fig.bbox.width)
+            self.assertEqual(fig._suptitle.get_text(), "short")  # what fits stays one line
+        finally:
+            m.plt.close(fig)
+
+    def test_narrow_log_axes_label_1_2_5(self):
+        m = self.m
+        fig, ax = m.plt.subplots()
+        try:
+            ax.plot([1, 2, 3], [0.27, 1.1, 6.0])  # 0.27 to 6 us: matplotlib labels only 10^0
+            m.log_y(ax)
+            fig.canvas.draw()
+            lo, hi = ax.get_ylim()
+            labels = [t.get_text() for t in ax.get_yticklabels()
+                      if lo <= t.get_position()[1] <= hi]
+            self.assertEqual(labels, ["0.5", "1", "2", "5"])
+        finally:
+            m.plt.close(fig)
+        fig, ax = m.plt.subplots()
+        try:
+            ax.plot([1, 3], [1e-3, 1e6])  # nine decades: powers of ten only, as matplotlib
+            m.log_y(ax)
+            self.assertEqual(ax.get_yscale(), "log")
+            self.assertNotIsInstance(ax.yaxis.get_major_formatter(), m.ticker.FuncFormatter)
+        finally:
+            m.plt.close(fig)
+
 
 if __name__ == "__main__":
     if not HAVE_MATPLOTLIB:
