@@ -366,6 +366,14 @@ CLI::App* add_sweep(CLI::App& app, tb::sweep::sweep_options& so, bool& no_plots)
   sweep->add_option("--out", so.out_dir, "output directory (default: results/<study name>)");
   sweep->add_flag("--retry-failed", so.retry_failed,
                   "run failed points again (a resume skips them by default)");
+  sweep
+      ->add_option("--only", so.only,
+                   "run only the points whose KEY (a key the study varies) has one of these "
+                   "values: --only routing.kind=minimal,adaptive (repeatable: every key must "
+                   "match); the others wait for a later run, and results.csv keeps every "
+                   "finished point")
+      ->type_name("KEY=V1,V2")
+      ->allow_extra_args(false);
   sweep->add_flag("--list", so.list_only, "print the points with their seeds and exit");
   sweep->add_flag("--no-plots", no_plots, "do not draw the study's plots");
   sweep->add_flag("-q,--quiet", so.quiet, "print only failures");

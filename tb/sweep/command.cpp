@@ -72,13 +72,18 @@ nlohmann::ordered_json study_json(const study& s, const std::vector<point>& poin
   return j;
 }
 
-void list_points(const study& s, const std::vector<point>& points, std::ostream& out) {
-  out << s.name << ": " << points.size() << " points (" << s.command;
+void list_points(const study& s, const std::vector<point>& points, const selection& sel,
+                 std::ostream& out) {
+  const size_t chosen = static_cast<size_t>(
+      std::count_if(points.begin(), points.end(), [&](const point& p) { return sel.contains(p); }));
+  out << s.name << ": " << points.size() << " points";
+  if (chosen != points.size()) out << ", " << chosen << " chosen by --only";
+  out << " (" << s.command;
   if (!s.scenario.empty()) out << " " << s.scenario;
   for (const auto& [k, v] : s.fixed) out << " --set " << k << "=" << v;
   out << "; random draws " << to_string(s.draws) << ")\n";
   for (const point& p : points) {
-    out << "  " << p.dir << "  seed " << p.seed << "  " << label_of(p) << "\n";
+    if (sel.contains(p)) out << "  " << p.dir << "  seed " << p.seed << "  " << label_of(p) << "\n";
   }
 }
 
@@ -204,13 +209,14 @@ void refuse_mpirun() {
 }
 #endif
 
-// The points still to run, by index; the outcomes of the others are read back into st.
-std::vector<size_t> pending_points(run_state& st, bool retry_failed) {
+// The points to run now, by index (unfinished, and chosen by --only); the outcomes of the
+// finished ones, chosen or not, are read back into st.
+std::vector<size_t> pending_points(run_state& st, bool retry_failed, const selection& sel) {
   std::vector<size_t> pending;
   for (const point& p : st.points) {
     if (st.store.finished(p, retry_failed)) {
       st.outcomes[p.index] = st.store.load(p);
-    } else {
+    } else if (sel.contains(p)) {
       pending.push_back(p.index);
     }
   }
@@ -288,8 +294,9 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
   if (!parsed) throw config_error("STUDY", why);
   const study& s = *parsed;
   const std::vector<point> points = expand(s);
+  const selection sel = parse_selection(s, o.only);
   if (o.list_only) {
-    if (coordinator) list_points(s, points, out);
+    if (coordinator) list_points(s, points, sel, out);
     return 0;
   }
   const std::string out_dir = o.out_dir.empty() ? "results/" + s.name : o.out_dir;
@@ -313,7 +320,9 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
 
   run_state st{s, points, store, std::vector<std::optional<point_outcome>>(points.size())};
   const size_t moved = store.adopt_moved(points);
-  const std::vector<size_t> pending = pending_points(st, o.retry_failed);
+  const std::vector<size_t> pending = pending_points(st, o.retry_failed, sel);
+  size_t finished_earlier = 0;
+  for (const auto& x : st.outcomes) finished_earlier += x.has_value();
   write_text((fs::path(store.out_dir()) / "study.json").string(),
              study_json(s, points, result_columns(s, st.outcomes)).dump(2) + "\n");
   std::unique_ptr<remote_pool> remote;
@@ -323,13 +332,17 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
   const size_t slots = jobs + (remote ? remote->slots() : 0);
   if (!o.quiet) {
     out << s.name << ": " << points.size() << " points, " << pending.size() << " to run ("
-        << points.size() - pending.size() << " finished earlier";
+        << finished_earlier << " finished earlier";
     if (moved) out << ", " << moved << " of them moved to their new index";
+    if (const size_t left = points.size() - pending.size() - finished_earlier) {
+      out << ", " << left << " left out by --only";
+    }
     out << "), " << slots << " at a time";
     if (remote) out << " over " << remote->slots() / jobs + 1 << " MPI ranks";
     out << " -> " << store.out_dir() << "\n" << std::flush;
   }
-  progress_meter meter(err, points.size(), points.size() - pending.size(),
+  // Counted against the points this run can finish: --only leaves the others out of the ETA.
+  progress_meter meter(err, finished_earlier + pending.size(), finished_earlier,
                        isatty(STDERR_FILENO) != 0, o.quiet);
   const bool complete = coordinate_interruptible(st, pending, local, remote.get(), meter);
   meter.close();

@@ -20,7 +20,8 @@ struct sweep_options {
   std::string out_dir;  // default: results/<study name>
   size_t jobs = 0;      // points at a time per process; 0: one per core (one per rank under MPI)
   bool retry_failed = false;
-  bool list_only = false;  // print the points and exit
+  std::vector<std::string> only;  // --only KEY=V1,V2: run only these points now
+  bool list_only = false;         // print the points and exit
   bool plots = true;
   bool quiet = false;
 };

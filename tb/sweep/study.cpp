@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -482,6 +483,62 @@ std::vector<point> expand(const study& s) {
     points.push_back(std::move(p));
   }
   return points;
+}
+
+bool selection::contains(const point& p) const {
+  for (const auto& [key, wanted] : keys) {
+    const auto v = std::find_if(p.values.begin(), p.values.end(),
+                                [&key = key](const auto& kv) { return kv.first == key; });
+    if (v == p.values.end() || std::find(wanted.begin(), wanted.end(), v->second) == wanted.end()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+selection parse_selection(const study& s, const std::vector<std::string>& args) {
+  auto listed = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (const std::string& i : items) text += (text.empty() ? "" : ", ") + i;
+    return text;
+  };
+  selection sel;
+  for (const std::string& arg : args) {
+    const size_t eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size()) {
+      throw config_error("--only", "--only: '" + arg + "' is not KEY=VALUE[,VALUE...]");
+    }
+    const std::string key = arg.substr(0, eq);
+    std::vector<std::string> allowed;  // the study's values of key, study order
+    for (const dimension& d : s.dimensions) {
+      for (size_t k = 0; k < d.keys.size(); ++k) {
+        if (d.keys[k] != key) continue;
+        for (const auto& step : d.values) {
+          if (std::find(allowed.begin(), allowed.end(), step[k]) == allowed.end()) {
+            allowed.push_back(step[k]);
+          }
+        }
+      }
+    }
+    if (allowed.empty()) {
+      throw config_error("--only",
+                         "--only: '" + key +
+                             "' is not a key the study varies; allowed: " + listed(s.parameters()));
+    }
+    auto entry = std::find_if(sel.keys.begin(), sel.keys.end(),
+                              [&key](const auto& e) { return e.first == key; });
+    if (entry == sel.keys.end()) entry = sel.keys.insert(sel.keys.end(), {key, {}});
+    std::stringstream values(arg.substr(eq + 1));
+    for (std::string v; std::getline(values, v, ',');) {
+      if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+        throw config_error("--only",
+                           "--only " + key + ": '" + v +
+                               "' is not one of the study's values; allowed: " + listed(allowed));
+      }
+      entry->second.push_back(v);
+    }
+  }
+  return sel;
 }
 
 }  // namespace bcastsim::tb::sweep

@@ -73,4 +73,14 @@ uint64_t derive_seed(uint64_t study_seed,
                      uint32_t replicate, random_draws draws);
 const char* to_string(random_draws draws);
 
+// `bcastsim sweep --only KEY=V1,V2` (repeatable): the points whose value of every named key is
+// one of the values named for it, the others left for a later run. No keys: every point.
+struct selection {
+  std::vector<std::pair<std::string, std::vector<std::string>>> keys;  // key -> values wanted
+  bool contains(const point& p) const;
+};
+
+// Each argument a key the study varies and values it lists; else config_error naming them.
+selection parse_selection(const study& s, const std::vector<std::string>& args);
+
 }  // namespace bcastsim::tb::sweep
