@@ -496,12 +496,52 @@ bool selection::contains(const point& p) const {
   return true;
 }
 
+namespace {
+
+// The study's values of `key`, in study order, each once; none if the study does not vary it.
+std::vector<std::string> values_of(const study& s, const std::string& key) {
+  std::vector<std::string> values;
+  for (const dimension& d : s.dimensions) {
+    for (size_t k = 0; k < d.keys.size(); ++k) {
+      if (d.keys[k] != key) continue;
+      for (const auto& step : d.values) {
+        if (std::find(values.begin(), values.end(), step[k]) == values.end()) {
+          values.push_back(step[k]);
+        }
+      }
+    }
+  }
+  return values;
+}
+
+// "a, b, c"; quoted if a value has a comma in it ("'0-15,40-55', 'all'"), to read unambiguously.
+std::string listed(const std::vector<std::string>& items) {
+  const bool quote = std::any_of(items.begin(), items.end(),
+                                 [](const std::string& i) { return i.find(',') != i.npos; });
+  std::string text;
+  for (const std::string& i : items) {
+    text += (text.empty() ? "" : ", ") + (quote ? "'" + i + "'" : i);
+  }
+  return text;
+}
+
+// "a,b" -> {a, b}, empty pieces kept (the caller refuses them); the whole text is one value
+// when the study has it as one (collective.ranks: "0-15,40-55").
+std::vector<std::string> split_values(const std::string& text,
+                                      const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), text) != allowed.end()) return {text};
+  std::vector<std::string> pieces;
+  for (size_t from = 0;;) {
+    const size_t comma = text.find(',', from);
+    pieces.push_back(text.substr(from, comma == text.npos ? text.npos : comma - from));
+    if (comma == text.npos) return pieces;
+    from = comma + 1;
+  }
+}
+
+}  // namespace
+
 selection parse_selection(const study& s, const std::vector<std::string>& args) {
-  auto listed = [](const std::vector<std::string>& items) {
-    std::string text;
-    for (const std::string& i : items) text += (text.empty() ? "" : ", ") + i;
-    return text;
-  };
   selection sel;
   for (const std::string& arg : args) {
     const size_t eq = arg.find('=');
@@ -509,33 +549,24 @@ selection parse_selection(const study& s, const std::vector<std::string>& args) 
       throw config_error("--only", "--only: '" + arg + "' is not KEY=VALUE[,VALUE...]");
     }
     const std::string key = arg.substr(0, eq);
-    std::vector<std::string> allowed;  // the study's values of key, study order
-    for (const dimension& d : s.dimensions) {
-      for (size_t k = 0; k < d.keys.size(); ++k) {
-        if (d.keys[k] != key) continue;
-        for (const auto& step : d.values) {
-          if (std::find(allowed.begin(), allowed.end(), step[k]) == allowed.end()) {
-            allowed.push_back(step[k]);
-          }
-        }
-      }
-    }
+    const std::vector<std::string> allowed = values_of(s, key);
     if (allowed.empty()) {
-      throw config_error("--only",
-                         "--only: '" + key +
-                             "' is not a key the study varies; allowed: " + listed(s.parameters()));
+      throw config_error("--only", s.dimensions.empty()
+                                       ? "--only: the study varies no key"
+                                       : "--only: '" + key + "' is not a key the study varies; " +
+                                             "allowed: " + listed(s.parameters()));
     }
     auto entry = std::find_if(sel.keys.begin(), sel.keys.end(),
                               [&key](const auto& e) { return e.first == key; });
     if (entry == sel.keys.end()) entry = sel.keys.insert(sel.keys.end(), {key, {}});
-    std::stringstream values(arg.substr(eq + 1));
-    for (std::string v; std::getline(values, v, ',');) {
+    for (const std::string& v : split_values(arg.substr(eq + 1), allowed)) {
       if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
-        throw config_error("--only",
-                           "--only " + key + ": '" + v +
-                               "' is not one of the study's values; allowed: " + listed(allowed));
+        throw config_error("--only", "--only " + key + ": '" + v +
+                                         "' is not one of the study's values (as the study writes "
+                                         "them); allowed: " +
+                                         listed(allowed));
       }
-      entry->second.push_back(v);
+      entry->second.push_back(v);  // a key named twice: either's values
     }
   }
   return sel;
