@@ -364,7 +364,8 @@ class Helpers(unittest.TestCase):
             ax.plot([1, 3], [1e-3, 1e6])  # nine decades: powers of ten only, as matplotlib
             m.log_y(ax)
             self.assertEqual(ax.get_yscale(), "log")
-            self.assertNotIsInstance(ax.yaxis.get_major_formatter(), m.ticker.FuncFormatter)
+            from matplotlib.ticker import FuncFormatter
+            self.assertNotIsInstance(ax.yaxis.get_major_formatter(), FuncFormatter)
         finally:
             m.plt.close(fig)
 

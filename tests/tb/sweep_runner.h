@@ -12,6 +12,15 @@
 
 namespace bcastsim::test {
 
+// Four points of the 72-terminal default scenario, a second each.
+inline const char* small_study =
+    "name: small\n"
+    "seed: 5\n"
+    "set: {job.placement: random}\n"
+    "cross:\n"
+    "  collective.algorithm: [binomial, forest]\n"
+    "  collective.bytes: [1024, 4096]\n";
+
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;
