@@ -223,6 +223,7 @@ int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>
                 const std::string& seed, const std::string& out_dir, bool quiet) {
   const tb::config cfg = load_config(scenario_file, sets, seed);
   tb::check_memory(cfg, tb::memory_use::analyze);
+  tb::limit_memory(cfg);
   warn_ineffective(cfg);
   const std::string path = output_path(out_dir, "analyze.json");
   const nlohmann::json r = tb::analyze_scenario(cfg);
@@ -237,6 +238,7 @@ int cmd_run(const std::string& scenario_file, const std::vector<std::string>& se
   tb::config cfg = load_config(scenario_file, sets, seed);
   if (!vcd.empty()) cfg.set("trace.vcd", vcd);
   tb::check_memory(cfg, tb::memory_use::simulate);
+  tb::limit_memory(cfg);
   warn_ineffective(cfg);
   const std::string path = output_path(out_dir, "result.json");
 
@@ -394,9 +396,10 @@ int guarded(const std::function<int()>& command) {
     std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
     return 1;
   } catch (const std::bad_alloc&) {
-    // The estimate of sim.max_memory_gib was too low for this scenario.
-    std::cerr << "bcastsim: out of memory: the scenario needs more memory than the machine "
-                 "gives; make the topology or job smaller\n";
+    // The estimate checked against sim.max_memory_gib was too low for this scenario.
+    std::cerr << "bcastsim: out of memory: the scenario needs more than sim.max_memory_gib "
+                 "allows (0: 3/4 of the memory this process may use); make the topology, job "
+                 "or collective smaller, or raise sim.max_memory_gib\n";
     return 1;
   }
 }

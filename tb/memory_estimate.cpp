@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 
 namespace bcastsim::tb {
 
@@ -117,5 +118,25 @@ void check_memory(const config& cfg, memory_use use) {
                          (use == memory_use::simulate ? "simulate" : "analyze") + allowed +
                          "; a smaller topology, or a larger sim.max_memory_gib to try anyway");
 }
+
+#if defined(__SANITIZE_ADDRESS__)
+void limit_memory(const config&) {}
+#else
+void limit_memory(const config& cfg) {
+  // The budget is for growth: the libraries and SystemC mapped so far do not count.
+  double mapped = 0;
+  std::ifstream statm("/proc/self/statm");
+  if (!(statm >> mapped)) return;
+  mapped *= static_cast<double>(sysconf(_SC_PAGESIZE));
+  rlimit as{};
+  if (getrlimit(RLIMIT_AS, &as) != 0) return;
+  const double want = mapped + memory_limit_bytes(cfg);
+  if (as.rlim_cur != RLIM_INFINITY && static_cast<double>(as.rlim_cur) <= want) return;
+  if (want >= static_cast<double>(RLIM_INFINITY)) return;
+  as.rlim_cur = static_cast<rlim_t>(want);
+  if (as.rlim_max != RLIM_INFINITY) as.rlim_cur = std::min(as.rlim_cur, as.rlim_max);
+  setrlimit(RLIMIT_AS, &as);
+}
+#endif
 
 }  // namespace bcastsim::tb

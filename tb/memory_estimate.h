@@ -22,4 +22,10 @@ double memory_limit_bytes(const config& cfg);
 // the estimate exceeds the limit.
 void check_memory(const config& cfg, memory_use use);
 
+// Caps this process's further growth of address space at memory_limit_bytes(cfg) (RLIMIT_AS,
+// never raised), so what the estimate cannot foresee (an n-squared allgather's schedule)
+// ends in std::bad_alloc, reported with exit 1, instead of the kernel's OOM killer. Nothing
+// under AddressSanitizer, whose shadow memory is terabytes of address space.
+void limit_memory(const config& cfg);
+
 }  // namespace bcastsim::tb
