@@ -4,10 +4,19 @@
 
 namespace bcastsim::hw::lanai {
 
-uint16_t gm_sender::post(uint64_t packet, uint64_t now_ps, uint64_t timeout_ps) {
+uint16_t gm_sender::post(uint64_t packet) {
   const uint16_t seq = m_next++;
-  m_records.push_back(send_record{seq, now_ps + timeout_ps, packet, 1});
+  m_records.push_back(send_record{seq, send_record::not_sent, packet, 1});
   return seq;
+}
+
+void gm_sender::sent(uint16_t seq, uint64_t now_ps, uint64_t timeout_ps) {
+  for (send_record& r : m_records) {
+    if (r.seq == seq) {
+      r.resend_ps = now_ps + timeout_ps;
+      return;
+    }
+  }
 }
 
 std::vector<uint64_t> gm_sender::ack(uint16_t seq) {
@@ -21,19 +30,19 @@ std::vector<uint64_t> gm_sender::ack(uint16_t seq) {
   return acked;
 }
 
-std::vector<send_record> gm_sender::nack(uint16_t seq, uint64_t now_ps, uint64_t timeout_ps) {
+std::vector<send_record> gm_sender::nack(uint16_t seq) {
   ack(static_cast<uint16_t>(seq - 1));  // everything before the expected one arrived
-  return resend_all(now_ps, timeout_ps);
+  return resend_all();
 }
 
-std::vector<send_record> gm_sender::expire(uint64_t now_ps, uint64_t timeout_ps) {
+std::vector<send_record> gm_sender::expire(uint64_t now_ps) {
   if (m_records.empty() || m_records.front().resend_ps > now_ps) return {};
-  return resend_all(now_ps, timeout_ps);
+  return resend_all();
 }
 
-std::vector<send_record> gm_sender::resend_all(uint64_t now_ps, uint64_t timeout_ps) {
+std::vector<send_record> gm_sender::resend_all() {
   for (send_record& r : m_records) {
-    r.resend_ps = now_ps + timeout_ps;
+    r.resend_ps = send_record::not_sent;
     ++r.sends;
     ++m_retransmissions;
   }

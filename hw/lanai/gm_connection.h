@@ -12,9 +12,11 @@
 // number (once per expected number: the sender's timeout covers a lost NACK). ACKs are cumulative.
 // The sender keeps a send record per unacknowledged packet (sequence number, resend time); an ACK
 // frees the records up to its number; a NACK, or a record whose resend time passes, makes it go
-// back to the oldest unacknowledged packet and resend all from there (go-back-N), each with a new
-// resend time. GM's timeout value is not in our sources (FACTS §5: not found): it is a parameter of
-// the NIC.
+// back to the oldest unacknowledged packet and resend all from there (go-back-N). A record's
+// timer runs from the moment its packet (or its latest copy) leaves the NIC for the link, not
+// from when the packet was built: under load a packet waits in the NIC's send queue, and a
+// timer started there fired before the packet had left (the resends were spurious). GM's
+// timeout value is not in our sources (FACTS §5: not found): it is a parameter of the NIC.
 #pragma once
 
 #include <cstddef>
@@ -29,32 +31,37 @@ inline bool seq_after(uint16_t a, uint16_t b) {
 }
 
 struct send_record {
+  static constexpr uint64_t not_sent = UINT64_MAX;  // its latest copy has not left yet
   uint16_t seq = 0;
-  uint64_t resend_ps = 0;  // when it is resent unless acknowledged
-  uint64_t packet = 0;     // the NIC's handle of the packet (buffer, message, fragment)
-  uint32_t sends = 0;      // times sent, the first included
+  uint64_t resend_ps = not_sent;  // when it is resent unless acknowledged
+  uint64_t packet = 0;            // the NIC's handle of the packet (buffer, message, fragment)
+  uint32_t sends = 0;             // times sent, the first included
 };
 
 class gm_sender {
  public:
-  // A new packet goes out now: its record, resend at now + timeout. Returns its seqno.
-  uint16_t post(uint64_t packet, uint64_t now_ps, uint64_t timeout_ps);
+  // A new packet, queued to go out: its record (not yet timed). Returns its seqno.
+  uint16_t post(uint64_t packet);
+  // A copy of `seq` left for the link now: its resend time is now + timeout (nothing if it
+  // was acknowledged meanwhile).
+  void sent(uint16_t seq, uint64_t now_ps, uint64_t timeout_ps);
   // An ACK of `seq`: frees the records up to it; returns the packets acknowledged, oldest
   // first (an ACK of nothing outstanding frees none).
   std::vector<uint64_t> ack(uint16_t seq);
   // A NACK expecting `seq`: frees the records before it (they arrived) and returns the
-  // records to send again, from `seq` on, with new resend times.
-  std::vector<send_record> nack(uint16_t seq, uint64_t now_ps, uint64_t timeout_ps);
+  // records to send again, from `seq` on (each timed again when its copy leaves).
+  std::vector<send_record> nack(uint16_t seq);
   // The oldest record's resend time has passed: every unacknowledged record goes again
   // (go-back-N); none when nothing is due.
-  std::vector<send_record> expire(uint64_t now_ps, uint64_t timeout_ps);
-  // The earliest resend time of an unacknowledged record; 0 when none.
+  std::vector<send_record> expire(uint64_t now_ps);
+  // The oldest unacknowledged record's resend time (send_record::not_sent while its copy
+  // waits in the NIC; copies leave in sequence order); 0 when none.
   uint64_t next_resend_ps() const { return m_records.empty() ? 0 : m_records.front().resend_ps; }
   std::size_t outstanding() const { return m_records.size(); }
   uint64_t retransmissions() const { return m_retransmissions; }
 
  private:
-  std::vector<send_record> resend_all(uint64_t now_ps, uint64_t timeout_ps);
+  std::vector<send_record> resend_all();
 
   uint16_t m_next = 0;
   std::vector<send_record> m_records;  // in sequence order

@@ -152,7 +152,7 @@ void nic::finish_task(const task& t) {
       break;
     case task_kind::build_packet: {
       send_buffer& sb = m_send_buffers[t.a];
-      sb.w.fields.seq = conn(sb.w.dst).tx.post(t.a, sc_core::sc_time_stamp().value(), m_resend_ps);
+      sb.w.fields.seq = conn(sb.w.dst).tx.post(t.a);
       sb.w.buffer = t.a;
       if (sb.w.index == 0) ++messages_sent;  // once: not again when resent
       ++sb.queued;
@@ -267,7 +267,7 @@ void nic::on_ack(const packet& p, bool nack) {
     m_events.pop();
     if (!m_token_wait.empty()) post_send_event(m_token_wait.pop());
   }
-  if (nack) resend(c.tx.nack(seq, sc_core::sc_time_stamp().value(), m_resend_ps));
+  if (nack) resend(c.tx.nack(seq));
   fetch_fragments();
   arm_timer();
 }
@@ -320,6 +320,11 @@ void nic::inject() {
     m_routing.init_state(m_terminal, w.dst,
                          network::packet_entropy(m_seed, m_terminal, m_next_packet++), p->route);
     ++packets_injected;
+    if (w.fields.type == packet_type::gm_data) {  // its resend timer starts as it leaves
+      gm_sender& tx = conn(w.dst).tx;
+      tx.sent(w.fields.seq, now.value(), m_resend_ps);
+      if (sc_time::from_value(tx.next_resend_ps()) < m_timer_at) arm_timer();
+    }
     if (w.fields.type == packet_type::coll_nack || w.resend) gossip_injected(w);
     if (w.buffer < m_send_buffers.size()) {
       send_buffer& b = m_send_buffers[w.buffer];
@@ -513,7 +518,7 @@ void nic::on_timer() {
   const sc_time now = sc_core::sc_time_stamp();
   m_timer_at = sc_core::sc_max_time();
   for (auto& [peer, c] : m_conns) {
-    const std::vector<send_record> due = c.tx.expire(now.value(), m_resend_ps);
+    const std::vector<send_record> due = c.tx.expire(now.value());
     if (due.empty()) continue;
     ++timeouts;
     resend(due);

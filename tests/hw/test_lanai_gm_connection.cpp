@@ -43,7 +43,7 @@ run simulate(uint32_t packets, const std::function<bool(kind, uint16_t, uint32_t
   gm_receiver rx;
   // Start both at the same sequence number (a long-lived connection near the wrap).
   for (uint16_t i = 0; i < first_seq_offset; ++i) {
-    tx.post(0, 0, 0);
+    tx.post(0);
     tx.ack(static_cast<uint16_t>(i));
     rx.receive(i);
   }
@@ -51,12 +51,13 @@ run simulate(uint32_t packets, const std::function<bool(kind, uint16_t, uint32_t
   std::map<std::pair<int, uint16_t>, uint32_t> sent;
   run r;
   auto transmit = [&](kind k, uint16_t seq, uint64_t packet, uint64_t now) {
+    if (k == kind::data) tx.sent(seq, now, k_timeout_ps);  // it leaves now
     const uint32_t n = sent[{static_cast<int>(k), seq}]++;
     if (!lose(k, seq, n)) agenda.insert({now + k_latency_ps, wire_event{k, seq, packet}});
   };
   for (uint32_t p = 0; p < packets; ++p) {
     const uint64_t now = p * 100'000ull;
-    transmit(kind::data, tx.post(p, now, k_timeout_ps), p, now);
+    transmit(kind::data, tx.post(p), p, now);
   }
   uint64_t now = 0;
   for (int guard = 0; guard < 100000; ++guard) {
@@ -65,7 +66,7 @@ run simulate(uint32_t packets, const std::function<bool(kind, uint16_t, uint32_t
     if (agenda.empty() && resend == 0) break;
     if (timer_first) {
       now = resend;
-      for (const send_record& rec : tx.expire(now, k_timeout_ps)) {
+      for (const send_record& rec : tx.expire(now)) {
         transmit(kind::data, rec.seq, rec.packet, now);
       }
       continue;
@@ -97,7 +98,7 @@ run simulate(uint32_t packets, const std::function<bool(kind, uint16_t, uint32_t
         tx.ack(e.seq);
         break;
       case kind::nack:
-        for (const send_record& rec : tx.nack(e.seq, now, k_timeout_ps)) {
+        for (const send_record& rec : tx.nack(e.seq)) {
           transmit(kind::data, rec.seq, rec.packet, now);
         }
         break;
@@ -180,4 +181,29 @@ BOOST_AUTO_TEST_CASE(gm_ten_percent_loss_still_delivers_exactly_once_in_order) {
       BOOST_TEST(r.retransmissions > 0u);
     }
   }
+}
+
+// The timer runs from the moment a copy leaves the NIC, not from the packet's building: a packet
+// still queued behind others cannot time out, and a resend is timed again when it leaves.
+BOOST_AUTO_TEST_CASE(gm_a_record_times_out_only_from_when_its_copy_left) {
+  gm_sender tx;
+  const uint16_t a = tx.post(10);
+  const uint16_t b = tx.post(11);
+  BOOST_TEST(tx.next_resend_ps() == send_record::not_sent);
+  BOOST_TEST(tx.expire(10 * k_timeout_ps).empty());  // queued a long time: no resend
+  tx.sent(a, 1'000'000, k_timeout_ps);
+  tx.sent(b, 3'000'000, k_timeout_ps);
+  BOOST_TEST(tx.next_resend_ps() == 1'000'000 + k_timeout_ps);
+  BOOST_TEST(tx.expire(1'000'000 + k_timeout_ps - 1).empty());
+  const std::vector<send_record> again = tx.expire(1'000'000 + k_timeout_ps);
+  BOOST_TEST(again.size() == 2u);  // go-back-N: both, untimed until they leave again
+  BOOST_TEST(tx.next_resend_ps() == send_record::not_sent);
+  BOOST_TEST(tx.expire(100 * k_timeout_ps).empty());
+  tx.sent(a, 60'000'000, k_timeout_ps);
+  BOOST_TEST(tx.next_resend_ps() == 60'000'000 + k_timeout_ps);
+  tx.ack(a);
+  tx.sent(a, 70'000'000, k_timeout_ps);  // a late copy of an acknowledged packet: no record
+  BOOST_TEST(tx.next_resend_ps() == send_record::not_sent);  // b's copy has not left again
+  BOOST_TEST(tx.nack(b).size() == 1u);
+  BOOST_TEST(tx.outstanding() == 1u);
 }
