@@ -27,7 +27,9 @@ file written. A plot entry is an object with `kind`, `file` (default NN-KIND.png
              index), else one panel per matching point (at most 16): terminals on a circle by group and router, the job's
              ranks and root marked, every global link that carried messages as a chord
 
-Bad input (missing key or column, no matching rows, no link_traffic) exits 2 naming the key.
+Bad input (missing key or column, no matching rows, no link_traffic) exits 2 naming the key;
+a study's plot that fails while rows it selects are still pending (not run yet) is a note, and
+if every failing plot is such, the exit code is 3.
 Needs matplotlib (Debian: apt-get install python3-matplotlib; run with /usr/bin/python3).
 """
 import argparse
@@ -172,6 +174,15 @@ class Sweep:
             if not any(r[k] != "" for r in rows):
                 raise BadInput(f"column '{k}' is empty in every selected row of {self.csv_path}")
         return [r for r in rows if all(r[k] != "" for k in keys)]
+
+    def pending_rows(self, where):
+        """How many rows not run yet (a sweep's --only left them) match `where`: a plot that
+        fails for want of rows may be waiting for them."""
+        where = where if isinstance(where, dict) else {}
+        if any(k not in self.columns for k in where):
+            return 0
+        return sum(1 for r in self.all_rows if r["status"] == "pending"
+                   and all(same(r[k], v) for k, v in where.items()))
 
     def point_dir(self, row):
         idx = int(row["point"])
@@ -539,17 +550,25 @@ def study_plots(argv):
         raise BadInput(f"{os.path.join(a.out, 'study.json')} has no 'plots'; add a plots list "
                        f"to the study or use an ad-hoc kind: {', '.join(KINDS)}")
     out_dir = a.out_dir or os.path.join(a.out, "plots")
-    failed = 0
+    failed = waiting = 0
     for i, spec in enumerate(plots):
         try:
             if not isinstance(spec, dict):
                 raise BadInput(f"plot {i} is not an object with kind and file")
             run_spec(sweep, spec, out_dir, i)
         except BadInput as e:
-            print(f"plot_sweep.py: error: {e}", file=sys.stderr)
-            failed += 1
+            pending = sweep.pending_rows(spec.get("where") if isinstance(spec, dict) else None)
+            if pending:
+                print(f"plot_sweep.py: note: plot {i} waits for {pending} points not run yet ({e})",
+                      file=sys.stderr)
+                waiting += 1
+            else:
+                print(f"plot_sweep.py: error: {e}", file=sys.stderr)
+                failed += 1
     if failed:
         sys.exit(2)
+    if waiting:
+        sys.exit(3)
 
 
 def main(argv):

@@ -9,9 +9,11 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -87,15 +89,47 @@ void list_points(const study& s, const std::vector<point>& points, const selecti
   }
 }
 
+// One sweep at a time in an output directory: two would each start points the other has
+// finished or is running (a point's start clears its directory) and write results.csv from
+// what each saw. A lock on the directory, held until this process ends, not inherited by the
+// points (O_CLOEXEC).
+class dir_lock {
+ public:
+  explicit dir_lock(const std::string& dir)
+      : m_fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+    if (m_fd >= 0 && flock(m_fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+      close(m_fd);
+      throw config_error("--out", "--out " + dir +
+                                      ": another bcastsim sweep is running in it; run one at a "
+                                      "time (another --only choice once this one has ended)");
+    }
+  }
+  ~dir_lock() {
+    if (m_fd >= 0) close(m_fd);
+  }
+  dir_lock(const dir_lock&) = delete;
+  dir_lock& operator=(const dir_lock&) = delete;
+
+ private:
+  int m_fd;
+};
+
+// What drawing the study's plots came to.
+enum class plots_outcome : uint8_t {
+  drawn,
+  waiting,  // every plot that could not be drawn needs points not run yet (plot_sweep.py: 3)
+  failed,   // a plot could not be drawn (the sweep then exits 1: its output is incomplete)
+};
+
 // The plots of the study's `plots` list, by scripts/plot_sweep.py with Debian's python3.
-// False when a plot could not be drawn (the sweep then exits 1: its output is incomplete).
-bool draw_plots(const std::string& out_dir, std::ostream& out, std::ostream& err, bool quiet) {
+plots_outcome draw_plots(const std::string& out_dir, std::ostream& out, std::ostream& err,
+                         bool quiet) {
   const char* env = std::getenv("BCASTSIM_SCRIPTS_DIR");
   const fs::path script = fs::path(env ? env : BCASTSIM_SCRIPTS_DIR) / "plot_sweep.py";
   if (!fs::exists(script)) {
     err << "bcastsim: error: plots: " << script
         << " not found (set BCASTSIM_SCRIPTS_DIR, or --no-plots)\n";
-    return false;
+    return plots_outcome::failed;
   }
   // Debian's matplotlib belongs to /usr/bin/python3, which a python3 earlier in PATH may not see.
   const std::string python = fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
@@ -112,11 +146,13 @@ bool draw_plots(const std::string& out_dir, std::ostream& out, std::ostream& err
   const int rc = posix_spawnp(&pid, python.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (rc == 0) waitpid(pid, &status, 0);
-  if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  const int code = rc == 0 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code == 0) return plots_outcome::drawn;
+  if (code == 3) return plots_outcome::waiting;
   err << "bcastsim: error: plots: the study's plots failed (see above; matplotlib is the Debian "
          "package python3-matplotlib); redraw them with: "
       << python << " " << script.string() << " " << out_dir << "\n";
-  return false;
+  return plots_outcome::failed;
 }
 
 struct run_state {
@@ -279,13 +315,10 @@ int finish(run_state& st, const std::string& out_dir, bool interrupted, const sw
     err << "bcastsim: interrupted; run the same command again to resume\n";
     return 130;
   }
-  const bool plots_ok = !o.plots || st.s.plots.empty() || draw_plots(out_dir, out, err, o.quiet);
-  if (!plots_ok && pending) {
-    // The points left out may be what a plot needs (a speedup's baseline): not a failure yet.
-    err << "bcastsim: note: the plots show the " << ok << " finished points of " << st.points.size()
-        << "; those that need the others are drawn when they have run\n";
-  }
-  return failed || (!plots_ok && !pending) ? 1 : 0;
+  const plots_outcome plots = !o.plots || st.s.plots.empty()
+                                  ? plots_outcome::drawn
+                                  : draw_plots(out_dir, out, err, o.quiet);
+  return failed || plots == plots_outcome::failed ? 1 : 0;
 }
 
 }  // namespace
@@ -336,6 +369,14 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
   }
 #endif
 
+  // Under mpirun the ranks leave together (a coordinator throwing here would leave its workers
+  // waiting), so only a run on one machine takes the lock.
+  std::optional<dir_lock> lock;
+#ifdef BCASTSIM_WITH_MPI
+  if (!mpi) lock.emplace(store.out_dir());
+#else
+  lock.emplace(store.out_dir());
+#endif
   run_state st{s, points, store, std::vector<std::optional<point_outcome>>(points.size())};
   const size_t moved = store.adopt_moved(points);
   const std::vector<size_t> pending = pending_points(st, o.retry_failed, sel);

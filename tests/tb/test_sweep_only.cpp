@@ -4,6 +4,10 @@
 
 #include "sweep_runner.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <filesystem>
 
 using namespace bcastsim::test;
@@ -104,4 +108,26 @@ BOOST_AUTO_TEST_CASE(only_names_the_keys_and_values_it_allows) {
   BOOST_CHECK_EQUAL(none.code, 2);
   BOOST_CHECK(contains(none.output, "--only: no point of the study has all the values chosen"));
   BOOST_CHECK(!fs::exists(dir + "/out"));
+}
+
+// Two sweeps in one output directory at once would start each other's points again: while one
+// holds the directory (here the test, as a running sweep does), another is refused.
+BOOST_AUTO_TEST_CASE(a_second_sweep_in_the_same_directory_is_refused_while_one_runs) {
+  const std::string dir = fresh_dir();
+  const std::string study = write_study(dir, small_study);
+  const std::string out = dir + "/out";
+  fs::create_directories(out);
+  const int fd = open(out.c_str(), O_RDONLY | O_DIRECTORY);
+  BOOST_REQUIRE(fd >= 0);
+  BOOST_REQUIRE(flock(fd, LOCK_EX | LOCK_NB) == 0);
+  const outcome busy = run_cli("sweep " + study + " --only collective.bytes=1024 --out " + out);
+  BOOST_TEST_INFO(busy.output);
+  BOOST_CHECK_EQUAL(busy.code, 2);
+  BOOST_CHECK(contains(busy.output, "another bcastsim sweep is running in it"));
+  BOOST_CHECK(!fs::exists(out + "/results.csv"));
+  close(fd);
+  const outcome free = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(free.output);
+  BOOST_CHECK_EQUAL(free.code, 0);
+  BOOST_CHECK(contains(free.output, "4 points, 4 to run"));
 }
