@@ -35,6 +35,11 @@ def series_style(i):
                 fillstyle="full" if i % 2 == 0 else "none")
 
 
+def plain_number(v, _pos=None):
+    """0.5, 20, 5,000, 2,000,000: never 1e+06 beside 200000."""
+    return f"{v:,.0f}" if v >= 1000 else f"{v:g}"
+
+
 def log_y(ax):
     """A log y axis that can be read: over less than three decades every 1, 2 and 5 is labelled
     in plain numbers (matplotlib's default labels only the powers of ten, so an axis from 0.3 to
@@ -43,7 +48,7 @@ def log_y(ax):
     lo, hi = ax.get_ylim()
     if 0 < lo and hi / lo < 1e3:
         ax.yaxis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
-        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(plain_number))
         ax.yaxis.set_minor_formatter(ticker.NullFormatter())
 
 

@@ -397,9 +397,9 @@ int guarded(const std::function<int()>& command) {
     return 1;
   } catch (const std::bad_alloc&) {
     // The estimate checked against sim.max_memory_gib was too low for this scenario.
-    std::cerr << "bcastsim: out of memory: the scenario needs more than sim.max_memory_gib "
-                 "allows (0: 3/4 of the memory this process may use); make the topology, job "
-                 "or collective smaller, or raise sim.max_memory_gib\n";
+    std::cerr << "bcastsim: out of memory: the scenario needs more than this process may use "
+                 "(sim.max_memory_gib, default 3/4 of the machine, or a ulimit); make the "
+                 "topology, job or collective smaller, or allow more\n";
     return 1;
   }
 }

@@ -55,7 +55,8 @@ class gm_sender {
   // (go-back-N); none when nothing is due.
   std::vector<send_record> expire(uint64_t now_ps);
   // The oldest unacknowledged record's resend time (send_record::not_sent while its copy
-  // waits in the NIC; copies leave in sequence order); 0 when none.
+  // waits in the NIC); 0 when none. After a NACK an older copy of a later record may leave
+  // before the oldest's new one: its timeout then waits for the oldest's, delayed, not lost.
   uint64_t next_resend_ps() const { return m_records.empty() ? 0 : m_records.front().resend_ps; }
   std::size_t outstanding() const { return m_records.size(); }
   uint64_t retransmissions() const { return m_retransmissions; }

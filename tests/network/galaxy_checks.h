@@ -11,7 +11,7 @@
 namespace bcastsim::network::galaxy_checks {
 
 // Hop distances from s in the Galaxy graph.
-std::vector<uint32_t> graph_distances(const galaxy_graph& g, uint32_t s) {
+inline std::vector<uint32_t> graph_distances(const galaxy_graph& g, uint32_t s) {
   std::vector<uint32_t> dist(g.size(), invalid_id);
   std::queue<uint32_t> todo;
   dist[s] = 0;

@@ -145,6 +145,20 @@ BOOST_AUTO_TEST_CASE(lanai_costs_sit_on_the_critical_path) {
              boost::test_tools::tolerance(1e-3));
 }
 
+// GM's resend timer runs from when a copy leaves the NIC: with a timeout shorter than the
+// round trip every timeout resends (go-back-N), and none fires again for copies still queued
+// behind the burst (timed from building they did: 2,880 timeouts for 960 resends here).
+BOOST_AUTO_TEST_CASE(a_gm_timeout_fires_only_for_copies_that_have_left) {
+  const run_result r = run_lanai({"nic.kind=lanai", "collective.algorithm=binomial",
+                                  "collective.bytes=262144", "lanai.resend_timeout_us=5"},
+                                 16);
+  BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+  const nlohmann::json& l = r.result["lanai"];
+  BOOST_TEST(u(l["timeouts"]) > 0u);
+  BOOST_TEST(u(l["timeouts"]) <= u(l["retransmissions"]));
+  BOOST_TEST(r.result["collective"]["ranks_complete"] == 16);
+}
+
 BOOST_AUTO_TEST_CASE(host_collectives_run_over_gm_with_every_packet_acknowledged) {
   for (const std::string a : {"allgather-ring", "allgather-mpich", "binomial"}) {
     BOOST_TEST_CONTEXT(a) {
