@@ -250,12 +250,11 @@ void refuse_mpirun() {
 std::vector<size_t> pending_points(run_state& st, bool retry_failed, const selection& sel) {
   std::vector<size_t> pending;
   for (const point& p : st.points) {
-    if (st.store.finished(p, retry_failed)) {
+    const bool chosen = sel.contains(p);
+    if (st.store.finished(p, retry_failed && chosen)) {  // a failure not chosen stays one
       st.outcomes[p.index] = st.store.load(p);
-    } else if (sel.contains(p)) {
+    } else if (chosen) {
       pending.push_back(p.index);
-    } else if (st.store.finished(p, false)) {
-      st.outcomes[p.index] = st.store.load(p);  // failed, and not chosen to run again now
     }
   }
   return pending;
@@ -282,12 +281,6 @@ bool coordinate_interruptible(run_state& st, const std::vector<size_t>& pending,
 
 int finish(run_state& st, const std::string& out_dir, bool interrupted, const sweep_options& o,
            const progress_meter& meter, std::ostream& out, std::ostream& err) {
-  // Points another run of the study finished meanwhile (another --only choice) keep their rows.
-  for (const point& p : st.points) {
-    if (!st.outcomes[p.index] && st.store.finished(p, false)) {
-      st.outcomes[p.index] = st.store.load(p);
-    }
-  }
   const std::string csv = make_csv(st.s, st.points, st.outcomes);
   write_text((fs::path(out_dir) / "results.csv").string(), csv);
   const std::string perf = make_perf_csv(st.s, st.points, st.outcomes);
