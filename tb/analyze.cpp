@@ -45,8 +45,8 @@ struct totals {
 class link_model {
  public:
   // `family`: the offload family of the schedule's offload_bcast ops, if it has any.
-  link_model(const scenario& s, const plan& p, const offload_family* family,
-             uint32_t packet_bytes, uint64_t seed)
+  link_model(const scenario& s, const plan& p, const offload_family* family, uint32_t packet_bytes,
+             uint64_t seed)
       : m_s(s), m_p(p), m_family(family), m_packet_bytes(packet_bytes), m_seed(seed) {}
 
   totals run() {
@@ -273,8 +273,7 @@ class link_model {
   // The family's tree for the offload of job rank `rank` in `context`: over the context's
   // communicator, rooted at its root.
   algorithms::ragasa_tree replication_tree(uint32_t rank, uint32_t context) {
-    const algorithms::instance_info& inst =
-        m_p.prog.instances[m_p.prog.context_instance[context]];
+    const algorithms::instance_info& inst = m_p.prog.instances[m_p.prog.context_instance[context]];
     std::vector<network::terminal_id> terminals;
     uint32_t sender = 0;
     for (uint32_t m = 0; m < inst.ranks.size(); ++m) {
@@ -339,6 +338,24 @@ class link_model {
   totals m_totals;
 };
 
+// The busiest sender: a rank posting k point-to-point sends holds its injection link for k
+// whole transfers, whatever the routing (the lowest such rank when several tie).
+struct busiest {
+  uint64_t sends = 0;
+  uint32_t rank = 0;
+};
+
+busiest busiest_sender(const algorithms::schedule& sched) {
+  busiest b;
+  for (uint32_t rank = 0; rank < sched.num_ranks; ++rank) {
+    const std::vector<op>& ops = sched.ranks[rank].ops;
+    const auto sends = static_cast<uint64_t>(
+        std::count_if(ops.begin(), ops.end(), [](const op& o) { return o.kind == op_kind::send; }));
+    if (sends > b.sends) b = {sends, rank};
+  }
+  return b;
+}
+
 }  // namespace
 
 route_walk walk_route(const network::routing_policy& routing, network::terminal_id src,
@@ -390,12 +407,15 @@ nlohmann::json analyze_scenario(const config& cfg) {
   effective.set("job.seed", std::to_string(s.job.seed));
   r["config"] = config_to_json(effective);
   r["topology"] = p.topo->describe();
+  const busiest b = busiest_sender(p.prog.sched);
   r["collective"] = {{"algorithm", s.algorithm},
                      {"ranks", p.place->num_ranks()},
                      {"root", s.root},
                      {"bytes", s.bytes},
                      {"messages", p.prog.messages},
                      {"makespan_links", t.makespan},
+                     {"sends_max", b.sends},
+                     {"sends_max_rank", b.rank},
                      {"collectives", p.prog.instances.size()}};
   for (network::link_class k = 0; k < p.topo->num_link_classes(); ++k) {
     r["traversals"][p.topo->class_name(k)] = {{"packets", t.packets[k]},

@@ -181,6 +181,7 @@ void print_analyze_table(const nlohmann::json& r, const std::string& path) {
   };
   row("makespan") << c["makespan_links"] << " links\n";
   row("messages") << c["messages"] << "\n";
+  row("busiest sender") << "rank " << c["sends_max_rank"] << ", " << c["sends_max"] << " sends\n";
   for (const std::string& cls : class_order(r)) {
     row(("traversals " + cls).c_str())
         << t[cls]["packets"] << " packets, " << t[cls]["messages"] << " messages\n";

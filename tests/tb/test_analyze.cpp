@@ -108,6 +108,8 @@ BOOST_AUTO_TEST_CASE(four_ranks_binomial_by_hand) {
   const auto r = analyze_scenario(contiguous(4));
   BOOST_TEST(makespan(r) == 5u);
   BOOST_TEST(r["collective"]["messages"].get<uint64_t>() == 3u);
+  BOOST_TEST(r["collective"]["sends_max"].get<uint64_t>() == 2u);  // the root: to 2, then 1
+  BOOST_TEST(r["collective"]["sends_max_rank"].get<uint32_t>() == 0u);
   BOOST_TEST(messages(r, "terminal") == 6u);
   BOOST_TEST(messages(r, "local") == 1u);
   BOOST_TEST(messages(r, "global") == 0u);
@@ -122,6 +124,8 @@ BOOST_AUTO_TEST_CASE(nine_ranks_binomial_crosses_one_global_link) {
   const auto r = analyze_scenario(contiguous(9));
   BOOST_TEST(makespan(r) == 11u);
   BOOST_TEST(r["collective"]["messages"].get<uint64_t>() == 8u);
+  BOOST_TEST(r["collective"]["sends_max"].get<uint64_t>() == 4u);  // the root: 8, 4, 2, 1
+  BOOST_TEST(r["collective"]["sends_max_rank"].get<uint32_t>() == 0u);
   BOOST_TEST(messages(r, "terminal") == 16u);
   BOOST_TEST(messages(r, "local") == 3u);
   BOOST_TEST(messages(r, "global") == 1u);
@@ -300,7 +304,8 @@ BOOST_AUTO_TEST_CASE(cli_analyze_writes_analyze_json) {
                                         "job.ranks=9 --out ") +
                             dir);
   BOOST_TEST(o.code == 0, o.output);
-  for (const char* row : {"makespan", "11 links", "traversals global", "hops", "wall time"}) {
+  for (const char* row : {"makespan", "11 links", "busiest sender", "rank 0, 4 sends",
+                          "traversals global", "hops", "wall time"}) {
     BOOST_TEST(contains(o.output, row), row << " in " << o.output);
   }
   std::ifstream in(dir + "/analyze.json");
