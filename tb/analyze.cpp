@@ -45,9 +45,16 @@ struct totals {
 class link_model {
  public:
   // `family`: the offload family of the schedule's offload_bcast ops, if it has any.
+  // `unit_sends`: every send, and every offload receiver's copy, takes one unit instead of
+  // its links, so the makespan counts the longest chain of whole-message transfers.
   link_model(const scenario& s, const plan& p, const offload_family* family, uint32_t packet_bytes,
-             uint64_t seed)
-      : m_s(s), m_p(p), m_family(family), m_packet_bytes(packet_bytes), m_seed(seed) {}
+             uint64_t seed, bool unit_sends = false)
+      : m_s(s),
+        m_p(p),
+        m_family(family),
+        m_packet_bytes(packet_bytes),
+        m_seed(seed),
+        m_unit_sends(unit_sends) {}
 
   totals run() {
     index_ops();
@@ -197,7 +204,7 @@ class link_model {
     }
     m_totals.routers += w.routers;
     ++m_totals.deliveries;
-    push(t + w.total_links(), event_kind::complete, rank, index);
+    push(t + (m_unit_sends ? 1 : w.total_links()), event_kind::complete, rank, index);
   }
 
   // Starts offload_bcast `index` of `rank` at t: the root's terminal injects the data once,
@@ -260,7 +267,7 @@ class link_model {
           add_edge(network::terminal_class);  // ejection
         }
         const uint32_t dst = m_p.place->rank_of(c.id);
-        const uint64_t at = t + v.links + links;
+        const uint64_t at = m_unit_sends ? t + 1 : t + v.links + links;
         m_totals.routers += v.routers + routers;
         ++m_totals.deliveries;
         last = std::max(last, at);
@@ -327,6 +334,7 @@ class link_model {
   const offload_family* m_family;
   uint64_t m_packet_bytes;
   uint64_t m_seed;                         // the run seed, as the NICs use it for routing entropy
+  bool m_unit_sends;                       // every transfer one unit, whatever its links
   std::vector<size_t> m_base;              // [rank] first flat op id
   std::vector<uint32_t> m_remaining_deps;  // [op id]
   std::vector<size_t> m_dependents_begin;  // [op id] CSR into m_dependents
@@ -397,6 +405,8 @@ nlohmann::json analyze_scenario(const config& cfg) {
   // What `run` refuses when it builds the family's hardware, analyze refuses alike.
   if (family && family->check_hardware) family->check_hardware(s, *p.topo, *p.place, p.prog);
   const totals t = link_model(s, p, family, s.nic.packet_bytes, s.nic.seed).run();
+  const uint64_t transfers =
+      link_model(s, p, family, s.nic.packet_bytes, s.nic.seed, true).run().makespan;
 
   nlohmann::json r;
   r["schema"] = analyze_schema;
@@ -414,6 +424,7 @@ nlohmann::json analyze_scenario(const config& cfg) {
                      {"bytes", s.bytes},
                      {"messages", p.prog.messages},
                      {"makespan_links", t.makespan},
+                     {"makespan_transfers", transfers},
                      {"sends_max", b.sends},
                      {"sends_max_rank", b.rank},
                      {"collectives", p.prog.instances.size()}};

@@ -179,7 +179,8 @@ void print_analyze_table(const nlohmann::json& r, const std::string& path) {
   auto row = [](const char* name) -> std::ostream& {
     return std::cout << "  " << std::left << std::setw(22) << name;
   };
-  row("makespan") << c["makespan_links"] << " links\n";
+  row("makespan") << c["makespan_links"] << " links, " << c["makespan_transfers"]
+                  << " whole-message transfers\n";
   row("messages") << c["messages"] << "\n";
   row("busiest sender") << "rank " << c["sends_max_rank"] << ", " << c["sends_max"] << " sends\n";
   for (const std::string& cls : class_order(r)) {
