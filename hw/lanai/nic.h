@@ -242,7 +242,17 @@ class nic final : public hw::nic, public pci_client {
     uint64_t received;
   };
   struct gossip_state;
-  struct trace_mirror;
+  // The waveforms' copy of the NIC's state, sampled when it may have changed.
+  struct trace_mirror {
+    tlm_net::trace_window window;
+    bool cpu_busy = false;
+    uint32_t tasks = 0;
+    uint32_t free_send_buffers = 0;
+    uint32_t free_recv_buffers = 0;
+    uint32_t rx_wait = 0;
+    uint32_t out_queue = 0;
+    bool pci_idle = true;
+  };
 
   void on_wakeup();
   void sample_trace();
