@@ -395,13 +395,16 @@ int guarded(const std::function<int()>& command) {
     std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
     return 1;
   } catch (const sc_core::sc_report& e) {
-    std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
+    // A std::bad_alloc inside a SystemC process reaches here as a report.
+    if (tb::is_out_of_memory(e)) {
+      std::cerr << "bcastsim: " << tb::out_of_memory_message() << "\n";
+    } else {
+      std::cerr << "bcastsim: simulation failed: " << e.what() << "\n";
+    }
     return 1;
   } catch (const std::bad_alloc&) {
     // The estimate checked against sim.max_memory_gib was too low for this scenario.
-    std::cerr << "bcastsim: out of memory: the scenario needs more than this process may use "
-                 "(sim.max_memory_gib, default 3/4 of the machine, or a ulimit); make the "
-                 "topology, job or collective smaller, or allow more\n";
+    std::cerr << "bcastsim: " << tb::out_of_memory_message() << "\n";
     return 1;
   }
 }

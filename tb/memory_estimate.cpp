@@ -3,6 +3,8 @@
 #include "network/params.h"
 #include "network/topology_kind.h"
 
+#include <systemc>
+
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -10,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <new>
 
 namespace bcastsim::tb {
 
@@ -138,5 +141,15 @@ void limit_memory(const config& cfg) {
   setrlimit(RLIMIT_AS, &as);
 }
 #endif
+
+bool is_out_of_memory(const sc_core::sc_report& report) {
+  return std::string(report.get_msg()) == std::bad_alloc().what();
+}
+
+std::string out_of_memory_message() {
+  return "out of memory: the scenario needs more than this process may use "
+         "(sim.max_memory_gib, default 3/4 of the machine, or a ulimit); make the topology, "
+         "job or collective smaller, or allow more";
+}
 
 }  // namespace bcastsim::tb

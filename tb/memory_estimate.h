@@ -6,6 +6,12 @@
 
 #include "tb/config.h"
 
+#include <string>
+
+namespace sc_core {
+class sc_report;
+}
+
 namespace bcastsim::tb {
 
 enum class memory_use { analyze, simulate };
@@ -27,5 +33,12 @@ void check_memory(const config& cfg, memory_use use);
 // ends in std::bad_alloc, reported with exit 1, instead of the kernel's OOM killer. Nothing
 // under AddressSanitizer, whose shadow memory is terabytes of address space.
 void limit_memory(const config& cfg);
+
+// True when the report is SystemC's wrapping of a std::bad_alloc thrown inside a process
+// (sc_handle_exception keeps only what()), so it can be told as running out of memory.
+bool is_out_of_memory(const sc_core::sc_report& report);
+
+// What the user is told when memory ran out, wherever it did.
+std::string out_of_memory_message();
 
 }  // namespace bcastsim::tb

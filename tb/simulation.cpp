@@ -6,6 +6,7 @@
 #include "tb/collective_keys.h"
 #include "tb/fabric.h"
 #include "tb/link_traffic.h"
+#include "tb/memory_estimate.h"
 #include "tb/plan.h"
 #include "tb/traffic_report.h"
 #include "tb/watchdog.h"
@@ -22,6 +23,7 @@
 #include <fstream>
 #include <iomanip>
 #include <memory>
+#include <new>
 #include <ostream>
 
 namespace bcastsim::tb {
@@ -384,6 +386,7 @@ nlohmann::json run_scenario(const config& cfg,
     } catch (const config_error&) {
       // The simulation's error is the one to report.
     }
+    if (is_out_of_memory(e)) throw std::bad_alloc();  // told as such, not as a failure
     throw simulation_failure(std::string("simulation error at ") +
                              sc_core::sc_time_stamp().to_string() + ": " + e.what());
   }
