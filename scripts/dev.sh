@@ -56,14 +56,26 @@ case "$cmd" in
     # leaves by _Exit; main.cpp differs in the two builds only there, hence the mismatch flag.
     dir=build/pgo
     prof=$PWD/$dir/profile
+    # The profile's path goes into CMAKE_CXX_FLAGS, which CMake splits at spaces.
+    if [[ $PWD == *' '* ]]; then
+      echo "scripts/dev.sh pgo: the repository path has a space: $PWD" >&2
+      exit 2
+    fi
+    scenarios=(default-72 df72-uniform df1056-uniform df72-1mib-ragasa df16k-16kib-binomial
+      df5k-16kib-background)
+    for s in "${scenarios[@]}"; do
+      if [ ! -e bench/scenarios/"$s".yaml ] && [ ! -e bench/scenarios/"$s".args ]; then
+        echo "scripts/dev.sh pgo: no bench scenario $s" >&2
+        exit 2
+      fi
+    done
     rm -rf "$prof"
     cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DBCASTSIM_BUILD_TESTS=OFF \
       -DBCASTSIM_BUILD_BENCH=OFF \
       -DCMAKE_CXX_FLAGS="-fprofile-generate=$prof -fprofile-update=single -DBCASTSIM_PGO_DUMP" \
       >/dev/null
     cmake --build "$dir" --target bcastsim -j "$(nproc)"
-    for s in default-72 df72-uniform df1056-uniform df72-1mib-ragasa df16k-16kib-binomial \
-      df5k-16kib-background; do
+    for s in "${scenarios[@]}"; do
       bench/run.sh "$dir/bcastsim" "$s" | tail -n 1
     done
     cmake -S . -B "$dir" -DCMAKE_CXX_FLAGS="-fprofile-use=$prof -fprofile-partial-training \

@@ -45,16 +45,17 @@ struct totals {
 class link_model {
  public:
   // `family`: the offload family of the schedule's offload_bcast ops, if it has any.
-  // `unit_sends`: every send, and every offload receiver's copy, takes one unit instead of
-  // its links, so the makespan counts the longest chain of whole-message transfers.
+  // `packet_times`: a send, and an offload receiver's copy, lasts as many units as the
+  // message has packets instead of its links: the makespan counts the longest chain of
+  // packet injections, each through one terminal link at a time.
   link_model(const scenario& s, const plan& p, const offload_family* family, uint32_t packet_bytes,
-             uint64_t seed, bool unit_sends = false)
+             uint64_t seed, bool packet_times = false)
       : m_s(s),
         m_p(p),
         m_family(family),
         m_packet_bytes(packet_bytes),
         m_seed(seed),
-        m_unit_sends(unit_sends) {}
+        m_packet_times(packet_times) {}
 
   totals run() {
     index_ops();
@@ -193,10 +194,14 @@ class link_model {
       offload(rank, index, t);
       return;
     }
+    const uint64_t packets = o.bytes == 0 ? 1 : (o.bytes + m_packet_bytes - 1) / m_packet_bytes;
+    if (m_packet_times) {  // no route to walk: only the sender's injection counts
+      push(t + packets, event_kind::complete, rank, index);
+      return;
+    }
     const network::terminal_id src = m_p.place->terminal_of(rank);
     const route_walk w = walk_route(*m_p.routing, src, m_p.place->terminal_of(o.peer),
                                     network::packet_entropy(m_seed, src, rs.packets_injected));
-    const uint64_t packets = o.bytes == 0 ? 1 : (o.bytes + m_packet_bytes - 1) / m_packet_bytes;
     rs.packets_injected += packets;
     for (uint32_t k = 0; k < network::max_link_classes; ++k) {
       m_totals.messages[k] += w.links[k];
@@ -204,7 +209,7 @@ class link_model {
     }
     m_totals.routers += w.routers;
     ++m_totals.deliveries;
-    push(t + (m_unit_sends ? 1 : w.total_links()), event_kind::complete, rank, index);
+    push(t + w.total_links(), event_kind::complete, rank, index);
   }
 
   // Starts offload_bcast `index` of `rank` at t: the root's terminal injects the data once,
@@ -267,7 +272,7 @@ class link_model {
           add_edge(network::terminal_class);  // ejection
         }
         const uint32_t dst = m_p.place->rank_of(c.id);
-        const uint64_t at = m_unit_sends ? t + 1 : t + v.links + links;
+        const uint64_t at = m_packet_times ? t + packets : t + v.links + links;
         m_totals.routers += v.routers + routers;
         ++m_totals.deliveries;
         last = std::max(last, at);
@@ -334,7 +339,7 @@ class link_model {
   const offload_family* m_family;
   uint64_t m_packet_bytes;
   uint64_t m_seed;                         // the run seed, as the NICs use it for routing entropy
-  bool m_unit_sends;                       // every transfer one unit, whatever its links
+  bool m_packet_times;                     // a send lasts its packets, whatever its links
   std::vector<size_t> m_base;              // [rank] first flat op id
   std::vector<uint32_t> m_remaining_deps;  // [op id]
   std::vector<size_t> m_dependents_begin;  // [op id] CSR into m_dependents
@@ -346,8 +351,9 @@ class link_model {
   totals m_totals;
 };
 
-// The busiest sender: a rank posting k point-to-point sends holds its injection link for k
-// whole transfers, whatever the routing (the lowest such rank when several tie).
+// The busiest sender: a rank posting k point-to-point sends holds its injection link for
+// all k of them, whatever the routing (the lowest such rank when several tie; offloads are
+// not counted).
 struct busiest {
   uint64_t sends = 0;
   uint32_t rank = 0;
@@ -405,7 +411,7 @@ nlohmann::json analyze_scenario(const config& cfg) {
   // What `run` refuses when it builds the family's hardware, analyze refuses alike.
   if (family && family->check_hardware) family->check_hardware(s, *p.topo, *p.place, p.prog);
   const totals t = link_model(s, p, family, s.nic.packet_bytes, s.nic.seed).run();
-  const uint64_t transfers =
+  const uint64_t packet_chain =
       link_model(s, p, family, s.nic.packet_bytes, s.nic.seed, true).run().makespan;
 
   nlohmann::json r;
@@ -424,7 +430,7 @@ nlohmann::json analyze_scenario(const config& cfg) {
                      {"bytes", s.bytes},
                      {"messages", p.prog.messages},
                      {"makespan_links", t.makespan},
-                     {"makespan_transfers", transfers},
+                     {"makespan_packets", packet_chain},
                      {"sends_max", b.sends},
                      {"sends_max_rank", b.rank},
                      {"collectives", p.prog.instances.size()}};

@@ -13,11 +13,14 @@
 //     after the links of its tree path (injection, router-to-router edges, ejection) and the
 //     sender is free when the last one arrives;
 //   - a recv completes at max(posted, message available); compute ops take no time.
-// makespan_links is the time the last rank holds every byte. makespan_transfers is the same
-// with every send (and every copy an offload delivers) lasting one unit: the longest chain of
-// whole-message transfers, a routing-independent bound on completion of about that many
-// message times at the injection link's rate when messages are large. sends_max is the most
-// point-to-point sends one rank posts (sends_max_rank the lowest such rank).
+// makespan_links is the time the last rank holds every byte. makespan_packets is the same
+// schedule with every send (and every copy an offload delivers) lasting as many units as the
+// message has packets: the longest chain of packet injections, each rank sending one message
+// at a time and forwarding only what it has received whole. Times one packet's time at the
+// terminal link, it is a lower bound on completion whatever the routing (contention only
+// adds), and for a large message close to it when the messages do not contend. sends_max is
+// the most point-to-point sends one rank posts (sends_max_rank the lowest such rank); an
+// offload's injection is not counted.
 // Messages are counted once per link they cross (as run counts first packets); packets are
 // messages times packets per message. With minimal routing both equal run's counts; a
 // randomised policy sends later packets of a message on their own routes, and an adaptive

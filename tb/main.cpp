@@ -183,10 +183,14 @@ void print_analyze_table(const nlohmann::json& r, const std::string& path) {
   auto row = [](const char* name) -> std::ostream& {
     return std::cout << "  " << std::left << std::setw(22) << name;
   };
-  row("makespan") << c["makespan_links"] << " links, " << c["makespan_transfers"]
-                  << " whole-message transfers\n";
+  row("makespan") << c["makespan_links"] << " links, " << c["makespan_packets"]
+                  << " packet times\n";
   row("messages") << c["messages"] << "\n";
-  row("busiest sender") << "rank " << c["sends_max_rank"] << ", " << c["sends_max"] << " sends\n";
+  if (c["sends_max"] == 0) {
+    row("busiest sender") << "none (no point-to-point sends)\n";
+  } else {
+    row("busiest sender") << "rank " << c["sends_max_rank"] << ", " << c["sends_max"] << " sends\n";
+  }
   for (const std::string& cls : class_order(r)) {
     row(("traversals " + cls).c_str())
         << t[cls]["packets"] << " packets, " << t[cls]["messages"] << " messages\n";

@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <ostream>
-#include <sstream>
 
 namespace bcastsim::hw::lanai {
 

@@ -108,13 +108,24 @@ BOOST_AUTO_TEST_CASE(four_ranks_binomial_by_hand) {
   const auto r = analyze_scenario(contiguous(4));
   BOOST_TEST(makespan(r) == 5u);
   BOOST_TEST(r["collective"]["messages"].get<uint64_t>() == 3u);
-  BOOST_TEST(r["collective"]["makespan_transfers"].get<uint64_t>() == 2u);  // 0 -> 2, then 0 -> 1
+  // In packet times: 32 packets a message; 0 -> 2 ends at 32, then 0 -> 1 and 2 -> 3 at 64.
+  BOOST_TEST(r["collective"]["makespan_packets"].get<uint64_t>() == 64u);
   BOOST_TEST(r["collective"]["sends_max"].get<uint64_t>() == 2u);  // the root: to 2, then 1
   BOOST_TEST(r["collective"]["sends_max_rank"].get<uint32_t>() == 0u);
   BOOST_TEST(messages(r, "terminal") == 6u);
   BOOST_TEST(messages(r, "local") == 1u);
   BOOST_TEST(messages(r, "global") == 0u);
   BOOST_TEST(r["hops_avg"].get<double>() == 4.0 / 3.0, boost::test_tools::tolerance(1e-12));
+}
+
+// Ranks are taken relative to the root: element i is rank (i + 3) mod 4, so root 3 sends to
+// element 2 (rank 1), then element 1 (rank 0); rank 1 sends to element 3 (rank 2).
+BOOST_AUTO_TEST_CASE(busiest_sender_is_the_root_wherever_it_is) {
+  config c = contiguous(4);
+  c.set("collective.root", "3");
+  const auto r = analyze_scenario(c);
+  BOOST_TEST(r["collective"]["sends_max"].get<uint64_t>() == 2u);
+  BOOST_TEST(r["collective"]["sends_max_rank"].get<uint32_t>() == 3u);
 }
 
 BOOST_AUTO_TEST_CASE(nine_ranks_binomial_crosses_one_global_link) {
@@ -125,8 +136,9 @@ BOOST_AUTO_TEST_CASE(nine_ranks_binomial_crosses_one_global_link) {
   const auto r = analyze_scenario(contiguous(9));
   BOOST_TEST(makespan(r) == 11u);
   BOOST_TEST(r["collective"]["messages"].get<uint64_t>() == 8u);
-  // In transfers: the root sends at 0, 1, 2, 3; rank 4 (at 2) and ranks 2, 6 (at 3) end at 4.
-  BOOST_TEST(r["collective"]["makespan_transfers"].get<uint64_t>() == 4u);
+  // In messages of 32 packets: the root sends at 0, 1, 2, 3; rank 4 (it has it at 2) and
+  // ranks 2, 6 (at 3) end at 4: 4 x 32 packet times.
+  BOOST_TEST(r["collective"]["makespan_packets"].get<uint64_t>() == 128u);
   BOOST_TEST(r["collective"]["sends_max"].get<uint64_t>() == 4u);  // the root: 8, 4, 2, 1
   BOOST_TEST(r["collective"]["sends_max_rank"].get<uint32_t>() == 0u);
   BOOST_TEST(messages(r, "terminal") == 16u);
@@ -262,8 +274,8 @@ BOOST_AUTO_TEST_CASE(ragasa_offload_counts_each_tree_edge_once) {
   BOOST_TEST(r["traversals"]["local"]["packets"].get<uint64_t>() == 27u * 32);
   BOOST_TEST(r["traversals"]["global"]["packets"].get<uint64_t>() == 8u * 32);
   BOOST_TEST(makespan(r) == 5u);
-  BOOST_TEST(r["collective"]["makespan_transfers"].get<uint64_t>() == 1u);  // one offload
-  BOOST_TEST(r["collective"]["sends_max"].get<uint64_t>() == 0u);  // no point-to-point send
+  BOOST_TEST(r["collective"]["makespan_packets"].get<uint64_t>() == 32u);  // one offload
+  BOOST_TEST(r["collective"]["sends_max"].get<uint64_t>() == 0u);          // no point-to-point send
   BOOST_TEST(r["hops_avg"].get<double>() == 237.0 / 71.0, boost::test_tools::tolerance(1e-12));
 
   // The same counts as the algorithms' link count of the tree, for other roots too.
@@ -309,7 +321,7 @@ BOOST_AUTO_TEST_CASE(cli_analyze_writes_analyze_json) {
                                         "job.ranks=9 --out ") +
                             dir);
   BOOST_TEST(o.code == 0, o.output);
-  for (const char* row : {"makespan", "11 links, 4 whole-message transfers", "busiest sender",
+  for (const char* row : {"makespan", "11 links, 128 packet times", "busiest sender",
                           "rank 0, 4 sends", "traversals global", "hops", "wall time"}) {
     BOOST_TEST(contains(o.output, row), row << " in " << o.output);
   }
