@@ -111,10 +111,18 @@ void waveforms::discard() noexcept {
   }
   m_vcd = nullptr;
   std::remove(m_part.c_str());
+  for (tlm_net::own_waveform* w : m_traced.own) w->discard();
 }
 
 void waveforms::close() {
   if (!m_vcd) return;
+  for (tlm_net::own_waveform* w : m_traced.own) {
+    const std::string why = w->finish();
+    if (!why.empty()) {
+      discard();
+      throw vcd_error("cannot write '" + w->path() + "' whole: " + why);
+    }
+  }
   sc_core::sc_close_vcd_trace_file(m_vcd);
   m_vcd = nullptr;
   const std::string vcd = m_base + ".vcd";

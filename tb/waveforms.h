@@ -24,12 +24,13 @@ class waveforms {
   ~waveforms();
 
   // Closes the VCD, moves it to FILE.vcd and writes FILE.gtkw, zoomed to the window (to the
-  // end of the simulated time when trace.end_ns is 0). Throws config_error (trace.vcd) if
-  // either cannot be written whole (a full disk).
+  // end of the simulated time when trace.end_ns is 0); finishes the traced blocks' own
+  // waveforms (a verilated unit's <block>.rtl.vcd beside FILE.vcd). Throws config_error
+  // (trace.vcd) if any cannot be written whole (a full disk).
   void close();
 
  private:
-  void discard() noexcept;  // closes and removes an unfinished VCD
+  void discard() noexcept;  // closes and removes the unfinished VCDs, the blocks' own too
   const scenario& m_s;
   sc_core::sc_trace_file* m_vcd = nullptr;
   std::string m_base;  // FILE of FILE.vcd and FILE.gtkw

@@ -30,9 +30,23 @@ struct trace_block {
   std::vector<trace_signal> signals;
 };
 
-// Every block traced into one VCD, in the order they were traced.
+// A waveform a block writes by itself (a verilated core's VCD). It is written under a
+// temporary name and, when the window's owner closes its own VCD, finished (renamed to
+// path(): whole) or discarded (removed): a run leaves without destructors, and no file may
+// be left half-written.
+class own_waveform {
+ public:
+  virtual ~own_waveform() = default;
+  virtual const std::string& path() const = 0;
+  // Closes it under path(); an empty string, or why it could not be written whole.
+  virtual std::string finish() = 0;
+  virtual void discard() noexcept = 0;
+};
+
+// Every block traced into one VCD, in the order they were traced, and the files of their own.
 struct trace_catalog {
   std::vector<trace_block> blocks;
+  std::vector<own_waveform*> own;  // not owned: the blocks hold them, and outlive the catalog
 };
 
 struct trace_window {
@@ -41,7 +55,8 @@ struct trace_window {
   sc_core::sc_time end = sc_core::sc_max_time();
   // Blocks that write a waveform of their own (verilated RTL) put it in this folder.
   std::string own_vcd_dir = ".";
-  // Where the blocks' declarations go (may be null: then only the VCD gets them).
+  // Where the blocks' declarations go, and their own waveforms (may be null: then only the
+  // VCD gets the declarations, and a block writes no waveform of its own).
   trace_catalog* catalog = nullptr;
   bool active(const sc_core::sc_time& now) const { return now >= start && now <= end; }
 };

@@ -15,7 +15,13 @@ using sc_core::sc_time_stamp;
 #include "verilated.h"
 #include "verilated_vcd_c.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <ostream>
 #include <sstream>
 
@@ -39,6 +45,59 @@ constexpr uint32_t k_sq_max = 16;
 constexpr uint32_t k_handles = 1u << 16;
 constexpr uint64_t k_slot_max = 4096;  // packets held in Working Memory
 constexpr uint64_t k_wm_max = 1u << 24;
+
+// The core's own VCD, every signal of it: Verilator buffers what it writes, and a run leaves
+// without destructors, so the file is written as <name>.part<pid>.vcd and renamed when the
+// run's waveforms close (tlm_net::own_waveform), or removed.
+class core_vcd final : public tlm_net::own_waveform {
+ public:
+  explicit core_vcd(std::string path) : m_path(std::move(path)) {
+    const std::string base = m_path.substr(0, m_path.size() - 4);  // less ".vcd"
+    m_part = base + ".part" + std::to_string(getpid()) + ".vcd";
+  }
+  ~core_vcd() override { discard(); }
+  core_vcd(const core_vcd&) = delete;
+  core_vcd& operator=(const core_vcd&) = delete;
+
+  VerilatedVcdC& file() { return m_file; }
+  void open() {
+    m_file.open(m_part.c_str());
+    m_open = m_file.isOpen();
+  }
+  const std::string& path() const override { return m_path; }
+
+  std::string finish() override {
+    if (!m_open) return "it could not be opened";
+    m_file.close();
+    m_open = false;
+    // Verilator reports no failed write: a whole file ends with a line.
+    std::ifstream in(m_part, std::ios::binary | std::ios::ate);
+    char last = 0;
+    const bool whole =
+        in && in.tellg() > 0 && in.seekg(-1, std::ios::end) && in.get(last) && last == '\n';
+    if (!whole) {
+      std::remove(m_part.c_str());
+      return "it came out incomplete (disk full?)";
+    }
+    if (std::rename(m_part.c_str(), m_path.c_str()) != 0) {
+      const std::string why = std::strerror(errno);
+      std::remove(m_part.c_str());
+      return why;
+    }
+    return {};
+  }
+  void discard() noexcept override {
+    if (!m_open) return;
+    m_file.close();
+    m_open = false;
+    std::remove(m_part.c_str());
+  }
+
+ private:
+  std::string m_path, m_part;
+  VerilatedVcdC m_file;
+  bool m_open = false;
+};
 
 const char* error_name(uint32_t code) {
   switch (code) {
@@ -85,10 +144,12 @@ std::string rtl_params_error(const bcast_unit_params& p) {
   const uint64_t chunk_packets =
       (p.descriptor_threshold_bytes + p.packet_bytes - 1) / std::max<uint32_t>(p.packet_bytes, 1);
   if (os.tellp() == 0 && chunk_packets > k_slot_max) {
-    os << "ragasa.descriptor_threshold_bytes = " << p.descriptor_threshold_bytes << " makes chunks of "
-       << chunk_packets << " packets (network.packet_bytes = " << p.packet_bytes
+    os << "ragasa.descriptor_threshold_bytes = " << p.descriptor_threshold_bytes
+       << " makes chunks of " << chunk_packets
+       << " packets (network.packet_bytes = " << p.packet_bytes
        << "), more than the RTL Bcast Unit's " << k_slot_max
-       << " Working Memory slots; allowed: at most " << k_slot_max << " packets (ragasa.model: rtl)";
+       << " Working Memory slots; allowed: at most " << k_slot_max
+       << " packets (ragasa.model: rtl)";
   }
   return os.str();
 }
@@ -138,7 +199,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
   }
 
   ~bcast_unit_rtl() override {
-    if (m_vcd) m_vcd->close();
+    m_vcd.reset();  // before the core it reads: removed if the run never finished it
     m_core->final();
   }
 
@@ -205,10 +266,11 @@ class bcast_unit_rtl final : public bcast_unit_base {
       m_trace->out_credit_bytes = m_out.capacity_bytes();
       m_trace->declare(window, prefix, "verilated RTL");
     }
-    m_vcd = std::make_unique<VerilatedVcdC>();
-    m_core->trace(m_vcd.get(), 99);
-    const std::string path = window.own_vcd_dir + "/" + prefix + ".rtl.vcd";
-    m_vcd->open(path.c_str());
+    if (!window.catalog) return;  // nobody to finish a file of its own
+    m_vcd = std::make_unique<core_vcd>(window.own_vcd_dir + "/" + prefix + ".rtl.vcd");
+    m_core->trace(&m_vcd->file(), 99);
+    m_vcd->open();
+    window.catalog->own.push_back(m_vcd.get());
   }
 
  private:
@@ -322,7 +384,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
     c.eval();
     if (m_vcd && m_window.active(now)) {
       m_ctx.time(static_cast<uint64_t>(now.value()));
-      m_vcd->dump(static_cast<uint64_t>(now.value()));
+      m_vcd->file().dump(static_cast<uint64_t>(now.value()));
     }
     if (c.err_code) {
       const std::string what = std::string("RTL core: ") + error_name(c.err_code);
@@ -436,7 +498,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
   tlm_net::timed_queue<action> m_agenda;
   VerilatedContext m_ctx;
   std::unique_ptr<Core> m_core;
-  std::unique_ptr<VerilatedVcdC> m_vcd;
+  std::unique_ptr<core_vcd> m_vcd;
   tlm_net::trace_window m_window;
   std::unique_ptr<unit_trace_mirror> m_trace;  // with a SystemC VCD
 };

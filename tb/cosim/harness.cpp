@@ -1,5 +1,6 @@
 #include "tb/cosim/harness.h"
 #include "hw/ragasa/packet_fields.h"
+#include "tb/config.h"
 
 #include "tlm/packet_pool.h"
 #include "tlm/timed_queue.h"
@@ -300,9 +301,9 @@ class unit_pair final : public sc_core::sc_module {
         dut_sink("dut_sink", s, m_dut_pool, dut_log) {
     for (const auto& [id, kids] : s.membership) {
       const auto n = s.membership_packets.find(id);
-      m_membership.set(id, kids,
-                       n == s.membership_packets.end() ? hw::ragasa::membership_source::keep_entry
-                                                       : n->second);
+      m_membership.set(
+          id, kids,
+          n == s.membership_packets.end() ? hw::ragasa::membership_source::keep_entry : n->second);
     }
     ref->set_observer(&ref_log);
     dut->set_observer(&dut_log);
@@ -402,6 +403,7 @@ report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& opti
   report r;
   sc_core::sc_trace_file* ref_vcd = nullptr;
   sc_core::sc_trace_file* dut_vcd = nullptr;
+  tlm_net::trace_catalog traced;  // for the RTL DUTs' own VCDs
   if (!options.vcd_dir.empty()) {
     std::filesystem::create_directories(options.vcd_dir);
     const std::string dir = options.vcd_dir;
@@ -417,6 +419,7 @@ report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& opti
     for (const auto& p : h.pairs) {
       tlm_net::trace_window w;
       w.own_vcd_dir = dir;
+      w.catalog = &traced;
       w.file = ref_vcd;
       p->ref->trace(w, p->basename());
       w.file = dut_vcd;  // null for an RTL DUT: it writes a Verilator VCD of its own
@@ -436,6 +439,10 @@ report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& opti
   }
   if (ref_vcd) sc_core::sc_close_vcd_trace_file(ref_vcd);
   if (dut_vcd) sc_core::sc_close_vcd_trace_file(dut_vcd);
+  for (tlm_net::own_waveform* w : traced.own) {
+    const std::string why = w->finish();
+    if (!why.empty()) throw config_error("--vcd", "cannot write '" + w->path() + "' whole: " + why);
+  }
 
   const uint64_t end_ps = now_ps();
   scoreboard sb(options.tolerance_cycles);

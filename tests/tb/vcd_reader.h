@@ -4,6 +4,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -16,8 +17,10 @@ namespace bcastsim::test {
 // its [msb:lsb] when it has one, as GTKWave names it), and counts each id's value changes
 // after time 0.
 struct vcd_summary {
-  std::map<std::string, std::string> names;  // id -> name
-  std::map<std::string, int> changes;        // name -> changes after #0
+  std::map<std::string, std::string> names;     // id -> name
+  std::map<std::string, int> changes;           // name -> changes after #0
+  std::map<std::string, uint64_t> last_change;  // name -> time of its last change after #0
+  uint64_t last_time = 0;                       // the last time stamp
 };
 
 inline vcd_summary read_vcd(const std::string& path) {
@@ -53,6 +56,7 @@ inline vcd_summary read_vcd(const std::string& path) {
     if (line.empty()) continue;
     if (line[0] == '#') {
       after_zero = line != "#0";
+      v.last_time = std::stoull(line.substr(1));
       continue;
     }
     if (!after_zero) continue;
@@ -63,7 +67,10 @@ inline vcd_summary read_vcd(const std::string& path) {
       id = line.substr(1);
     }
     const auto it = v.names.find(id);
-    if (it != v.names.end()) ++v.changes[it->second];
+    if (it != v.names.end()) {
+      ++v.changes[it->second];
+      v.last_change[it->second] = v.last_time;
+    }
   }
   return v;
 }
