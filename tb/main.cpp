@@ -423,11 +423,7 @@ int guarded(const std::function<int()>& command) {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  // Our own reports only: SystemC's banner and deprecation notes are not results.
-  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING,
-                                          sc_core::SC_DISPLAY | sc_core::SC_THROW);
+  tb::configure_reports();
 
   CLI::App app{
       "bcastsim: a cycle-approximate SystemC/TLM model of broadcast offload hardware "

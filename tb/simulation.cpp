@@ -419,4 +419,10 @@ nlohmann::json run_scenario(const config& cfg,
   return r;
 }
 
+void configure_reports() {
+  sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_THROW);
+}
+
 }  // namespace bcastsim::tb

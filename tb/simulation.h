@@ -23,6 +23,11 @@ struct simulation_failure : std::runtime_error {
 
 inline constexpr const char* result_schema = "bcastsim.result/2";
 
+// SystemC's reports for bcastsim: its banner, notes and deprecation notices are not shown; a
+// warning is thrown like an error, and not displayed, since whoever catches it reports it
+// (the CLI, the co-simulation's report): displayed too, it would be printed twice.
+void configure_reports();
+
 // Runs the scenario and returns its result.json document. Throws config_error for bad
 // input (detected before elaboration), simulation_failure for a failed simulation.
 // `on_result`, when given, receives the document while the fabric still exists: a caller
