@@ -81,6 +81,16 @@ waveforms::waveforms(const scenario& s, fabric& fab) : m_s(s) {
     discard();  // the constructor throws: no destructor will remove the part file
     throw;
   }
+  // A block's own waveform must open, and not under the run's VCD's name.
+  for (const tlm_net::own_waveform* w : m_traced.own) {
+    const bool clash = w->path() == m_base + ".vcd";
+    if (clash || !w->opened()) {
+      discard();
+      throw vcd_error("cannot write '" + w->path() + "'" +
+                      (clash ? ": it is the name of the run's VCD; give --vcd another name"
+                             : ": it cannot be opened for writing"));
+    }
+  }
   // A block that cannot be traced is refused rather than shown empty.
   for (const std::string& name : s.trace_blocks) {
     const auto b = std::find_if(m_traced.blocks.begin(), m_traced.blocks.end(),
@@ -107,7 +117,7 @@ void waveforms::discard() noexcept {
                                             sc_core::SC_DO_NOTHING);
     sc_core::sc_close_vcd_trace_file(m_vcd);
   } catch (...) {
-    // The error being unwound is the one to report.
+    // The error being unwound is the one to report, not a warning of SystemC's on closing.
   }
   m_vcd = nullptr;
   std::remove(m_part.c_str());
@@ -116,19 +126,24 @@ void waveforms::discard() noexcept {
 
 void waveforms::close() {
   if (!m_vcd) return;
-  for (tlm_net::own_waveform* w : m_traced.own) {
-    const std::string why = w->finish();
-    if (!why.empty()) {
-      discard();
-      throw vcd_error("cannot write '" + w->path() + "' whole: " + why);
-    }
+  // Every file closed and found whole before any is renamed.
+  std::string own_error = tlm_net::finish_own_waveforms(m_traced.own, false);
+  if (!own_error.empty()) {
+    discard();
+    throw vcd_error(own_error);
   }
   sc_core::sc_close_vcd_trace_file(m_vcd);
   m_vcd = nullptr;
   const std::string vcd = m_base + ".vcd";
   if (!vcd_complete(m_part)) {
     std::remove(m_part.c_str());
+    for (tlm_net::own_waveform* w : m_traced.own) w->discard();
     throw vcd_error("cannot write '" + vcd + "' whole: it came out incomplete (disk full?)");
+  }
+  own_error = tlm_net::finish_own_waveforms(m_traced.own, true);
+  if (!own_error.empty()) {
+    std::remove(m_part.c_str());
+    throw vcd_error(own_error);
   }
   if (std::rename(m_part.c_str(), vcd.c_str()) != 0) {
     const std::string why = std::strerror(errno);

@@ -31,15 +31,19 @@ struct trace_block {
 };
 
 // A waveform a block writes by itself (a verilated core's VCD). It is written under a
-// temporary name and, when the window's owner closes its own VCD, finished (renamed to
-// path(): whole) or discarded (removed): a run leaves without destructors, and no file may
-// be left half-written.
+// temporary name and, when the window's owner closes its own VCD, closed and checked, then
+// renamed to path() (whole) or removed: a run leaves without destructors, and no file may be
+// left half-written.
 class own_waveform {
  public:
   virtual ~own_waveform() = default;
   virtual const std::string& path() const = 0;
-  // Closes it under path(); an empty string, or why it could not be written whole.
-  virtual std::string finish() = 0;
+  virtual bool opened() const = 0;
+  // Closes the temporary file: an empty string, or why it is not whole (it is then removed).
+  virtual std::string close() = 0;
+  // Renames the closed file to path(): an empty string, or why not (it is then removed).
+  virtual std::string commit() = 0;
+  // Removes the temporary file unless it was committed.
   virtual void discard() noexcept = 0;
 };
 
@@ -48,6 +52,20 @@ struct trace_catalog {
   std::vector<trace_block> blocks;
   std::vector<own_waveform*> own;  // not owned: the blocks hold them, and outlive the catalog
 };
+
+// Closes (commit = false) or renames (commit = true) every file of `own`, in two passes so
+// that none is renamed before all are known whole: an empty string, or what went wrong with
+// the first that failed ("cannot write 'PATH' whole: why"), and then every file is removed
+// that was not yet renamed.
+inline std::string finish_own_waveforms(const std::vector<own_waveform*>& own, bool commit) {
+  for (own_waveform* w : own) {
+    const std::string why = commit ? w->commit() : w->close();
+    if (why.empty()) continue;
+    for (own_waveform* other : own) other->discard();
+    return "cannot write '" + w->path() + "' whole: " + why;
+  }
+  return {};
+}
 
 struct trace_window {
   sc_core::sc_trace_file* file = nullptr;  // null: nothing goes into a SystemC VCD

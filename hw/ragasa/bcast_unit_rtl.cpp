@@ -62,41 +62,46 @@ class core_vcd final : public tlm_net::own_waveform {
   VerilatedVcdC& file() { return m_file; }
   void open() {
     m_file.open(m_part.c_str());
-    m_open = m_file.isOpen();
+    m_state = m_file.isOpen() ? state::open : state::none;
   }
   const std::string& path() const override { return m_path; }
+  bool opened() const override { return m_state == state::open; }
 
-  std::string finish() override {
-    if (!m_open) return "it could not be opened";
+  std::string close() override {
+    if (m_state != state::open) return "it could not be opened";
     m_file.close();
-    m_open = false;
-    // Verilator reports no failed write: a whole file ends with a line.
+    m_state = state::closed;
+    // A failed write ends the process in Verilator (its fatal handler), leaving the temporary
+    // file; this only checks that what was closed ends with a whole line.
     std::ifstream in(m_part, std::ios::binary | std::ios::ate);
     char last = 0;
     const bool whole =
         in && in.tellg() > 0 && in.seekg(-1, std::ios::end) && in.get(last) && last == '\n';
-    if (!whole) {
-      std::remove(m_part.c_str());
-      return "it came out incomplete (disk full?)";
-    }
+    if (whole) return {};
+    discard();
+    return "it came out incomplete (disk full?)";
+  }
+  std::string commit() override {
+    if (m_state != state::closed) return "it was not closed";
     if (std::rename(m_part.c_str(), m_path.c_str()) != 0) {
       const std::string why = std::strerror(errno);
-      std::remove(m_part.c_str());
+      discard();
       return why;
     }
+    m_state = state::committed;
     return {};
   }
   void discard() noexcept override {
-    if (!m_open) return;
-    m_file.close();
-    m_open = false;
-    std::remove(m_part.c_str());
+    if (m_state == state::open) m_file.close();
+    if (m_state == state::open || m_state == state::closed) std::remove(m_part.c_str());
+    m_state = state::none;
   }
 
  private:
+  enum class state { none, open, closed, committed };
   std::string m_path, m_part;
   VerilatedVcdC m_file;
-  bool m_open = false;
+  state m_state = state::none;
 };
 
 const char* error_name(uint32_t code) {

@@ -112,23 +112,6 @@ int make_stimuli(const command_options& o, unit_model model, std::vector<stimulu
   return 0;
 }
 
-// One line of a seed range: the verdict, where it diverged first, and the coverage.
-void print_seed_line(std::ostream& out, uint64_t seed, const report& r, const coverage& c,
-                     const std::string& missing) {
-  out << "seed " << seed << ": ";
-  if (r.first.found) {
-    out << "FAIL (" << r.divergences << " divergences, the first " << r.first.kind << " at "
-        << r.first.t_ps / 1000.0 << " ns, stage " << to_string(r.first.where) << ")";
-  } else if (!r.incomplete.empty()) {
-    out << "FAIL (the reference did not finish)";
-  } else {
-    out << (missing.empty() ? "PASS" : "NOT EXERCISED (" + missing + ")");
-  }
-  out << "; coverage: ";
-  print(out, c);
-  out << "\n";
-}
-
 // Simulates the stimuli (in this process: once per process) and reports; the exit code.
 // `seed_line`: only the one line of a seed range; `json`: the report goes there too.
 int simulate(const command_options& o, unit_model model, bool seed_line, nlohmann::json* json,
@@ -254,6 +237,27 @@ int run_seeds(const command_options& o, unit_model model, const seed_range& seed
 }
 
 }  // namespace
+
+// One line of a seed range: the verdict, where it diverged first, and the coverage.
+void print_seed_line(std::ostream& out, uint64_t seed, const report& r, const coverage& c,
+                     const std::string& missing) {
+  out << "seed " << seed << ": ";
+  if (r.first.found) {
+    out << "FAIL (" << r.divergences << " divergences, the first " << r.first.kind << " at "
+        << r.first.t_ps / 1000.0 << " ns, stage " << to_string(r.first.where);
+    // An error the DUT reported is named here: a seed range prints nothing else of it.
+    if (r.first.got.rfind("error: ", 0) == 0) out << ", " << r.first.got;
+    out << ")";
+  } else if (!r.incomplete.empty()) {
+    out << "FAIL (the reference did not finish: " << r.incomplete.substr(0, r.incomplete.find('\n'))
+        << ")";
+  } else {
+    out << (missing.empty() ? "PASS" : "NOT EXERCISED (" + missing + ")");
+  }
+  out << "; coverage: ";
+  print(out, c);
+  out << "\n";
+}
 
 bool parse_seed_range(const std::string& text, uint64_t& first, uint64_t& last) {
   seed_range r;

@@ -38,6 +38,12 @@ struct command_options {
 int run_command(const command_options& o, std::ostream& out, std::ostream& err);
 // "A-B" or "A", A <= B, at most max_seeds seeds; false otherwise.
 bool parse_seed_range(const std::string& text, uint64_t& first, uint64_t& last);
+// One line of a seed range: the verdict (PASS; FAIL with the first divergence, naming an
+// error the DUT reported, or why the reference did not finish; NOT EXERCISED and the fault
+// condition `missing`) and the coverage.
+void print_seed_line(std::ostream& out, uint64_t seed, const report& r, const coverage& c,
+                     const std::string& missing);
+
 // --block tofu2-cq: the same options (--tolerance-cycles aside: the lock step is exact).
 int run_cq_command(const command_options& o, std::ostream& out, std::ostream& err);
 

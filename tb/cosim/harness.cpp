@@ -439,9 +439,9 @@ report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& opti
   }
   if (ref_vcd) sc_core::sc_close_vcd_trace_file(ref_vcd);
   if (dut_vcd) sc_core::sc_close_vcd_trace_file(dut_vcd);
-  for (tlm_net::own_waveform* w : traced.own) {
-    const std::string why = w->finish();
-    if (!why.empty()) throw config_error("--vcd", "cannot write '" + w->path() + "' whole: " + why);
+  for (const bool commit : {false, true}) {
+    const std::string why = tlm_net::finish_own_waveforms(traced.own, commit);
+    if (!why.empty()) throw config_error("--vcd", why);
   }
 
   const uint64_t end_ps = now_ps();

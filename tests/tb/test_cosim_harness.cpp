@@ -8,6 +8,7 @@
 // run the real binary.
 #include "cli_runner.h"
 #include "hw/ragasa/unit_factory.h"
+#include "tb/cosim/command.h"
 #include "tb/cosim/harness.h"
 #include "tb/cosim/scoreboard.h"
 #include "tb/cosim/stimulus.h"
@@ -152,6 +153,29 @@ BOOST_AUTO_TEST_CASE(systemc_against_itself_has_no_divergence) {
   BOOST_TEST(r[stage::scheduled].compared == packets);
 }
 
+// A seed range prints one line a seed and nothing else: an error the DUT reported, or the
+// reference's, is named in it.
+BOOST_AUTO_TEST_CASE(seed_line_names_an_error) {
+  const coverage none;
+  {
+    scoreboard sb(0);
+    sb.error("u", 5000, "RTL core: Working Memory freed twice", false);
+    std::ostringstream line;
+    print_seed_line(line, 7, sb.result(), none, "");
+    BOOST_TEST(contains(line.str(), "seed 7: FAIL ("), line.str());
+    BOOST_TEST(contains(line.str(), "error: RTL core: Working Memory freed twice)"), line.str());
+  }
+  {
+    scoreboard sb(0);
+    sb.error("u", 5000, "credit protocol violated", true);
+    std::ostringstream line;
+    print_seed_line(line, 8, sb.result(), none, "");
+    BOOST_TEST(contains(line.str(), "FAIL (the reference did not finish: u: error at "),
+               line.str());
+    BOOST_TEST(contains(line.str(), "credit protocol violated)"), line.str());
+  }
+}
+
 BOOST_AUTO_TEST_CASE(scoreboard_finds_planted_differences) {
   const uint64_t period = 1000;  // 1 GHz
   {                              // identical: nothing
@@ -279,9 +303,9 @@ BOOST_AUTO_TEST_CASE(replay_of_a_recorded_run_round_trips) {
 BOOST_AUTO_TEST_CASE(replay_of_a_zero_byte_broadcast_round_trips) {
   const std::string dir = fresh_dir();
   const std::string file = dir + "/units.jsonl";
-  const test::outcome o = run_cli(
-      "run --set collective.algorithm=ragasa --set collective.bytes=0 -q --out " + dir +
-      " --record-unit-inputs " + file);
+  const test::outcome o =
+      run_cli("run --set collective.algorithm=ragasa --set collective.bytes=0 -q --out " + dir +
+              " --record-unit-inputs " + file);
   BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
   const std::vector<stimulus> stimuli = load_replay(file);
   BOOST_REQUIRE(!stimuli.empty());
@@ -461,17 +485,19 @@ BOOST_AUTO_TEST_CASE(cli_replay_fields_out_of_range_exit_2) {
   // A membership's packet count must be the recording's (it frees the entry): 1 is, 0 keeps
   // the entry, 2 would never free it (the run used to end in a divergence, exit 1).
   for (const int packets : {1, 0}) {
-    const std::string ok = write_replay(dir + "/count_ok.jsonl",
-                                        [&](auto& l) { l[1]["packets"] = packets; });
+    const std::string ok =
+        write_replay(dir + "/count_ok.jsonl", [&](auto& l) { l[1]["packets"] = packets; });
     const test::outcome c = run_cli("cosim --replay " + ok);
     BOOST_TEST(c.code == 0, packets << ": " << c.output);
   }
-  const std::string count = write_replay(dir + "/count.jsonl", [](auto& l) { l[1]["packets"] = 2; });
+  const std::string count =
+      write_replay(dir + "/count.jsonl", [](auto& l) { l[1]["packets"] = 2; });
   const test::outcome c = run_cli("cosim --replay " + count);
   BOOST_TEST(c.code == 2, c.output);
-  BOOST_TEST(contains(c.output, "unit_1: membership of collective 7 has packets = 2, but the "
-                                "recording has 1 data packets of it at this unit; allowed: 1, "
-                                "or 0 to keep the entry"),
+  BOOST_TEST(contains(c.output,
+                      "unit_1: membership of collective 7 has packets = 2, but the "
+                      "recording has 1 data packets of it at this unit; allowed: 1, "
+                      "or 0 to keep the entry"),
              c.output);
 }
 

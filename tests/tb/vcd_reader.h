@@ -1,5 +1,5 @@
-// Test helper: reads a VCD written by bcastsim (SystemC's VCD writer) into the signal names
-// and how often each changes after time 0.
+// Test helper: reads a VCD written by bcastsim (SystemC's VCD writer, or Verilator's) into the
+// signal names, how often and when each last changes after time 0, and its last time stamp.
 #pragma once
 
 #include <boost/test/unit_test.hpp>
