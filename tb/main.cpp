@@ -10,6 +10,7 @@
 #include "tb/cosim/command.h"
 #include "tb/export_graph.h"
 #include "tb/format.h"
+#include "tb/huge_pages.h"
 #include "tb/list_command.h"
 #include "tb/memory_estimate.h"
 #include "tb/offload_family.h"
@@ -423,6 +424,8 @@ int guarded(const std::function<int()>& command) {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+  // A simulation's heap on huge pages: from here, or again from the start with them.
+  if (argc > 1 && std::string(argv[1]) == "run") tb::run_on_huge_pages(argv);
   tb::configure_reports();
 
   CLI::App app{

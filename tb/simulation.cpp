@@ -5,6 +5,7 @@
 #include "network/topology_kind.h"
 #include "tb/collective_keys.h"
 #include "tb/fabric.h"
+#include "tb/huge_pages.h"
 #include "tb/link_traffic.h"
 #include "tb/memory_estimate.h"
 #include "tb/plan.h"
@@ -413,7 +414,8 @@ nlohmann::json run_scenario(const config& cfg,
                {"packet_hops", hops},
                {"packet_hops_per_s", sim_wall > 0 ? static_cast<double>(hops) / sim_wall : 0.0},
                {"peak_rss_mb", peak_rss_mb()},
-               {"pool_packets_peak", fab.pool.peak_in_use()}};
+               {"pool_packets_peak", fab.pool.peak_in_use()},
+               {"heap_huge_pages", heap_on_huge_pages()}};
   if (s.block_stats) r["blocks"] = block_stats(fab);
   if (on_result) on_result(r);
   return r;
