@@ -187,6 +187,16 @@ BOOST_AUTO_TEST_CASE(save_file_zooms_to_the_trace_window) {
   expect_zoom(r.gtkw, 2000000, 5000000);
 }
 
+namespace {
+// `run` of the RTL unit 0 traced into `vcd`, results into `dir`.
+outcome run_rtl_unit_traced(const std::string& vcd, const std::string& dir) {
+  return run_cli(
+      "run -q --set collective.algorithm=ragasa --set ragasa.model=rtl --set trace.blocks=unit_0 "
+      "--vcd " +
+      vcd + " --out " + dir);
+}
+}  // namespace
+
 // The verilated RTL unit traces the same stage signals into the run's VCD, from the core's
 // status outputs, besides its own verilated VCD; without Verilator the model is refused.
 BOOST_AUTO_TEST_CASE(rtl_unit_is_traced_into_the_run_vcd) {
@@ -218,20 +228,14 @@ BOOST_AUTO_TEST_CASE(rtl_unit_is_traced_into_the_run_vcd) {
   BOOST_TEST((files == std::set<std::string>{"result.json", "unit_0.rtl.vcd", "w.gtkw", "w.vcd"}));
   // Its name may not be the run's VCD's.
   const std::string dir = fresh_dir();
-  const outcome clash = run_cli(
-      "run -q --set collective.algorithm=ragasa --set ragasa.model=rtl --set trace.blocks=unit_0 "
-      "--vcd " +
-      dir + "/unit_0.rtl.vcd --out " + dir);
+  const outcome clash = run_rtl_unit_traced(dir + "/unit_0.rtl.vcd", dir);
   BOOST_TEST(clash.code == 2);
   BOOST_TEST(contains(clash.output, "trace.vcd"), clash.output);
   BOOST_TEST(contains(clash.output, "name of the run's VCD"), clash.output);
   BOOST_TEST(std::filesystem::is_empty(dir), "left behind in " << dir);
 #else
   const std::string dir = fresh_dir();
-  const outcome o = run_cli(
-      "run -q --set collective.algorithm=ragasa --set ragasa.model=rtl --set trace.blocks=unit_0 "
-      "--vcd " +
-      dir + "/w.vcd --out " + dir);
+  const outcome o = run_rtl_unit_traced(dir + "/w.vcd", dir);
   BOOST_TEST(o.code == 2);
   BOOST_TEST(contains(o.output, "ragasa.model"), o.output);
 #endif
