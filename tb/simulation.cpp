@@ -415,7 +415,7 @@ nlohmann::json run_scenario(const config& cfg,
                {"packet_hops_per_s", sim_wall > 0 ? static_cast<double>(hops) / sim_wall : 0.0},
                {"peak_rss_mb", peak_rss_mb()},
                {"pool_packets_peak", fab.pool.peak_in_use()},
-               {"heap_huge_pages", heap_on_huge_pages()}};
+               {"huge_pages_mb", huge_pages_mb()}};
   if (s.block_stats) r["blocks"] = block_stats(fab);
   if (on_result) on_result(r);
   return r;
