@@ -1,6 +1,7 @@
 #include "tb/sweep/command.h"
 
 #include "tb/config.h"
+#include "tb/sweep/carried.h"
 #include "tb/sweep/progress.h"
 #include "tb/sweep/table.h"
 #ifdef BCASTSIM_WITH_MPI
@@ -45,12 +46,14 @@ std::string label_of(const point& p) {
 }
 
 nlohmann::ordered_json study_json(const study& s, const std::vector<point>& points,
+                                  const point_store& store,
                                   const std::vector<std::string>& columns) {
   nlohmann::ordered_json j;
   j["schema"] = "bcastsim.sweep/1";
   j["name"] = s.name;
   j["study_file"] = s.file;
   j["scenario"] = s.scenario;
+  j["scenario_fnv1a"] = store.scenario_hash();  // what results.csv's rows ran on (carried.h)
   j["command"] = s.command;
   j["seed"] = s.seed;
   j["replicates"] = s.replicates;
@@ -161,6 +164,7 @@ struct run_state {
   const point_store& store;
   std::vector<std::optional<point_outcome>> outcomes;
   size_t run_now = 0;
+  size_t carried = 0;  // finished earlier, read back from results.csv
 };
 
 // Rank 0 (or the only process): hands out the pending points, to its own slots and to the
@@ -246,13 +250,19 @@ void refuse_mpirun() {
 #endif
 
 // The points to run now, by index (unfinished, and chosen by --only); the outcomes of the
-// finished ones, chosen or not, are read back into st.
+// finished ones, chosen or not, are read back into st: from their directories, else from
+// results.csv.
 std::vector<size_t> pending_points(run_state& st, bool retry_failed, const selection& sel) {
+  std::vector<std::optional<point_outcome>> carried = carried_outcomes(st.s, st.points, st.store);
   std::vector<size_t> pending;
   for (const point& p : st.points) {
     const bool chosen = sel.contains(p);
-    if (st.store.finished(p, retry_failed && chosen)) {  // a failure not chosen stays one
+    const bool retry = retry_failed && chosen;  // a failure not chosen stays one
+    if (st.store.finished(p, retry)) {
       st.outcomes[p.index] = st.store.load(p);
+    } else if (carried[p.index] && !st.store.started(p) && !(retry && !carried[p.index]->ok)) {
+      st.outcomes[p.index] = std::move(carried[p.index]);
+      st.carried += 1;
     } else if (chosen) {
       pending.push_back(p.index);
     }
@@ -285,8 +295,9 @@ int finish(run_state& st, const std::string& out_dir, bool interrupted, const sw
   write_text((fs::path(out_dir) / "results.csv").string(), csv);
   const std::string perf = make_perf_csv(st.s, st.points, st.outcomes);
   if (!perf.empty()) write_text((fs::path(out_dir) / "perf.csv").string(), perf);
-  write_text((fs::path(out_dir) / "study.json").string(),
-             study_json(st.s, st.points, result_columns(st.s, st.outcomes)).dump(2) + "\n");
+  write_text(
+      (fs::path(out_dir) / "study.json").string(),
+      study_json(st.s, st.points, st.store, result_columns(st.s, st.outcomes)).dump(2) + "\n");
   size_t ok = 0, failed = 0, pending = 0;
   for (const auto& x : st.outcomes) (!x ? pending : x->ok ? ok : failed) += 1;
   if (!o.quiet || failed || interrupted) {
@@ -375,8 +386,12 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
   const std::vector<size_t> pending = pending_points(st, o.retry_failed, sel);
   size_t finished_earlier = 0;
   for (const auto& x : st.outcomes) finished_earlier += x.has_value();
+  // results.csv first, then study.json: a row never outlives the study it was run for (a
+  // changed scenario, its rows pending, is not read back by carried.h after a crash).
+  write_text((fs::path(store.out_dir()) / "results.csv").string(),
+             make_csv(s, points, st.outcomes));
   write_text((fs::path(store.out_dir()) / "study.json").string(),
-             study_json(s, points, result_columns(s, st.outcomes)).dump(2) + "\n");
+             study_json(s, points, store, result_columns(s, st.outcomes)).dump(2) + "\n");
   std::unique_ptr<remote_pool> remote;
 #ifdef BCASTSIM_WITH_MPI
   if (mpi) remote = make_mpi_pool(*mpi, jobs);
@@ -386,6 +401,7 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
     out << s.name << ": " << points.size() << " points, " << pending.size() << " to run ("
         << finished_earlier << " finished earlier";
     if (moved) out << ", " << moved << " of them moved to their new index";
+    if (st.carried) out << ", " << st.carried << " of them only in results.csv";
     if (const size_t left = points.size() - pending.size() - finished_earlier) {
       out << ", " << left << " left out by --only";
     }

@@ -104,13 +104,18 @@ const char* point_store::result_file() const {
   return m_study.command == "run" ? "result.json" : "analyze.json";
 }
 
-nlohmann::json point_store::identity(const point& p) const {
+std::string point_store::scenario_hash() const {
+  if (m_study.scenario.empty()) return {};
   char hash[20];
   std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(m_scenario_hash));
+  return hash;
+}
+
+nlohmann::json point_store::identity(const point& p) const {
   return {{"index", p.index},
           {"command", m_study.command},
           // The base scenario by content: a moved checkout resumes, an edited file re-runs.
-          {"scenario_fnv1a", m_study.scenario.empty() ? "" : hash},
+          {"scenario_fnv1a", scenario_hash()},
           {"set", pairs(m_study.fixed)},
           {"values", pairs(p.values)},
           {"replicate", p.replicate},
@@ -151,6 +156,11 @@ bool point_store::finished(const point& p, bool retry_failed) const {
   } catch (const nlohmann::json::exception&) {
     return false;  // unreadable: run it again
   }
+}
+
+bool point_store::started(const point& p) const {
+  std::error_code ec;
+  return fs::exists(fs::path(dir_of(p)) / "point.json", ec);
 }
 
 size_t point_store::adopt_moved(const std::vector<point>& points) const {

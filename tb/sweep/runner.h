@@ -27,9 +27,10 @@ struct point_outcome {
   int exit_code = 0;  // the child's exit code; 128 + signal when a signal ended it
   std::string error;  // why it failed, from the child's output
   double wall_s = 0;
-  std::string result;  // the result file's text, when ok
-  std::string host;    // where it ran (status.json only: never in the CSV)
-  int rank = 0;        // MPI rank that ran it
+  std::string result;    // the result file's text, when ok
+  bool carried = false;  // read back from results.csv (tb/sweep/carried.h): no files, no wall time
+  std::string host;      // where it ran (status.json only: never in the CSV)
+  int rank = 0;          // MPI rank that ran it
 
   nlohmann::json to_json() const;  // without `result`
   static point_outcome from_json(const nlohmann::json& j);
@@ -43,6 +44,8 @@ class point_store {
   std::string dir_of(const point& p) const;       // absolute
   const char* result_file() const;                // result.json | analyze.json
   nlohmann::json identity(const point& p) const;  // point.json's content
+  // The base scenario file's FNV-1a hash in hex ("" without one): edited means re-run.
+  std::string scenario_hash() const;
   std::vector<std::string> argv(const point& p, const std::string& exe) const;
 
   // A result file that parses and has the command's sections (config, collective, ...).
@@ -51,6 +54,9 @@ class point_store {
   // file: status.json alone is not trusted); failed points count as finished unless
   // `retry_failed`.
   bool finished(const point& p, bool retry_failed) const;
+  // Whether the point has a directory of its own (point.json): started here, so it is judged
+  // by its files alone, never by results.csv.
+  bool started(const point& p) const;
   // Points whose directory holds another point's files but whose own finished run sits in
   // another directory (a value added to the study moves the indices) take that run's files.
   // Returns how many did.

@@ -197,7 +197,7 @@ std::string make_perf_csv(const study& s, const std::vector<point>& points,
   for (const point& p : points) {
     const auto& o = outcomes[p.index];
     out += row_head(s, p) + (!o ? ",pending,," : o->ok ? ",ok," : ",failed,");
-    if (o) out += nlohmann::json(o->wall_s).dump() + "," + csv_field(o->host);
+    if (o) out += (o->carried ? "" : nlohmann::json(o->wall_s).dump()) + "," + csv_field(o->host);
     nlohmann::json doc;
     if (o && o->ok) doc = nlohmann::json::parse(o->result, nullptr, false);
     for (const std::string& c : cols) out += "," + csv_field(cell(dig(doc, c)));

@@ -1,0 +1,26 @@
+// Points finished by an earlier run whose directories are gone. A checkout that keeps a study's
+// results.csv and study.json but not its points/ (this repository's .gitignore drops them, as
+// they are large) still resumes: a row stands for a point when study.json shows the same study
+// (command, fixed keys, replicates, varied keys, and the base scenario by content) and the row
+// the point's values and seed. Its cells become the point's result again, so results.csv, its
+// plots and a later resume come out as if the point had run here.
+#pragma once
+
+#include "tb/sweep/runner.h"
+#include "tb/sweep/study.h"
+
+#include <optional>
+#include <vector>
+
+namespace bcastsim::tb::sweep {
+
+// Indexed like `points`: the outcome an ok or failed row records (point_outcome::carried set),
+// or nothing (no such row, a pending one, or a study.json that does not match).
+std::vector<std::optional<point_outcome>> carried_outcomes(const study& s,
+                                                           const std::vector<point>& points,
+                                                           const point_store& store);
+
+// RFC 4180 records (quoted fields may hold commas, quotes and line breaks).
+std::vector<std::vector<std::string>> parse_csv(const std::string& text);
+
+}  // namespace bcastsim::tb::sweep
