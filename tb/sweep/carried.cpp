@@ -5,9 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace bcastsim::tb::sweep {
 
@@ -15,18 +13,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  if (!in) return {};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Whether study.json describes this study: the same runs, whatever the points' order.
 bool same_study(const study& s, const point_store& store) {
-  const auto j =
-      nlohmann::json::parse(read_text(fs::path(store.out_dir()) / "study.json"), nullptr, false);
+  const auto j = nlohmann::json::parse(
+      read_text((fs::path(store.out_dir()) / "study.json").string()), nullptr, false);
   if (!j.is_object() || j.value("schema", "") != "bcastsim.sweep/1") return false;
   nlohmann::json set = nlohmann::json::object();
   for (const auto& [k, v] : s.fixed) set[k] = v;
@@ -155,7 +145,7 @@ std::vector<std::optional<point_outcome>> carried_outcomes(const study& s,
                                                            const point_store& store) {
   std::vector<std::optional<point_outcome>> out(points.size());
   if (points.empty() || !same_study(s, store)) return out;
-  const auto rows = parse_csv(read_text(fs::path(store.out_dir()) / "results.csv"));
+  const auto rows = parse_csv(read_text((fs::path(store.out_dir()) / "results.csv").string()));
   if (rows.empty()) return out;
   const std::vector<std::string>& header = rows.front();
   // point, the head of a row, status, exit_code, the result columns, error.

@@ -22,17 +22,13 @@ namespace bcastsim::tb::sweep {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
   if (!in) return {};
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
-
-}  // namespace
 
 void write_text(const std::string& path, const std::string& text) {
   write_file_atomically(path, text, "--out");

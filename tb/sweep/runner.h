@@ -115,6 +115,9 @@ class launcher {
 // a resume after a crash, never sees half of it. Throws config_error (key --out) if it cannot.
 void write_text(const std::string& path, const std::string& text);
 
+// A whole file's text; "" when it cannot be read (a missing file is not an error here).
+std::string read_text(const std::string& path);
+
 // This executable's path (children run it again).
 std::string self_executable();
 

@@ -1,10 +1,14 @@
-// Test helpers shared by the sweep CLI tests: study files, CSV and JSON readers.
+// Test helpers shared by the sweep CLI tests: study files, CSV and JSON readers, a sweep in
+// the background.
 #pragma once
 
 #include "cli_runner.h"
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -70,6 +74,21 @@ inline size_t column(const std::vector<std::vector<std::string>>& csv, const std
   }
   BOOST_FAIL("no column " << name);
   return 0;
+}
+
+// `bcastsim sweep STUDY -j 1 --out OUT` started in the background, its output to `log`; in a
+// process group of its own, so kill(-pid) stops its points too.
+inline pid_t start_sweep(const std::string& study, const std::string& out, const std::string& log) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    std::freopen(log.c_str(), "w", stdout);
+    std::freopen(log.c_str(), "a", stderr);
+    execl(BCASTSIM_BINARY, BCASTSIM_BINARY, "sweep", study.c_str(), "-j", "1", "--out", out.c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
 }
 
 }  // namespace bcastsim::test

@@ -333,16 +333,8 @@ BOOST_AUTO_TEST_CASE(an_interrupted_study_resumes_where_it_stopped) {
               "      job.placement: random}\n"
               "replicates: 12\n");
   const std::string out = dir + "/out";
-  const pid_t pid = fork();
+  const pid_t pid = start_sweep(study, out, dir + "/sweep.log");
   BOOST_REQUIRE(pid >= 0);
-  if (pid == 0) {
-    const std::string log = dir + "/sweep.log";
-    freopen(log.c_str(), "w", stdout);
-    freopen(log.c_str(), "a", stderr);
-    execl(BCASTSIM_BINARY, BCASTSIM_BINARY, "sweep", study.c_str(), "-j", "1", "--out", out.c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
   // Wait for the first point to finish, then interrupt.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (!fs::exists(out + "/points/0000/status.json") &&

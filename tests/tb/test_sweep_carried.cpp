@@ -8,7 +8,6 @@
 
 #include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -24,6 +23,19 @@ std::string write_study_on_scenario(const std::string& dir) {
   std::ofstream(dir + "/base.yaml") << "seed: 1\n";
   return write_study(dir, std::string(small_study) + "scenario: base.yaml\n");
 }
+
+// The small study run whole on its own scenario file, then its points/ removed: a checkout.
+struct checkout {
+  std::string dir = fresh_dir();
+  std::string study = write_study_on_scenario(dir);
+  std::string out = dir + "/out";
+  std::string csv_before;
+  checkout() {
+    BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + out).code, 0);
+    csv_before = read_file(out + "/results.csv");
+    fs::remove_all(out + "/points");
+  }
+};
 
 size_t point_dirs(const std::string& out) {
   size_t n = 0;
@@ -41,14 +53,8 @@ BOOST_AUTO_TEST_CASE(csv_fields_may_hold_commas_quotes_and_line_breaks) {
   BOOST_CHECK(rows[2] == (std::vector<std::string>{"", "2", "3"}));
 }
 
-BOOST_AUTO_TEST_CASE(a_checkout_without_points_resumes_from_results_csv) {
-  const std::string dir = fresh_dir();
-  const std::string study = write_study_on_scenario(dir);
-  const std::string out = dir + "/out";
-  BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + out).code, 0);
-  const std::string csv_before = read_file(out + "/results.csv");
+BOOST_FIXTURE_TEST_CASE(a_checkout_without_points_resumes_from_results_csv, checkout) {
   const std::string study_before = read_file(out + "/study.json");
-  fs::remove_all(out + "/points");
 
   // Every row stands for its point: nothing runs, and the CSV is the same, byte for byte.
   const outcome o = run_cli("sweep " + study + " -j 2 --out " + out);
@@ -76,15 +82,8 @@ BOOST_AUTO_TEST_CASE(a_checkout_without_points_resumes_from_results_csv) {
   BOOST_CHECK(read_file(out + "/results.csv") == csv_before);
 }
 
-BOOST_AUTO_TEST_CASE(rows_of_another_scenario_or_an_older_study_json_run_again) {
-  const std::string dir = fresh_dir();
-  const std::string study = write_study_on_scenario(dir);
-  const std::string out = dir + "/out";
-  BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + out).code, 0);
-  const std::string csv_before = read_file(out + "/results.csv");
-
+BOOST_FIXTURE_TEST_CASE(rows_of_another_scenario_or_an_older_study_json_run_again, checkout) {
   // The base scenario edited (a comment: same results, another file) runs every point again.
-  fs::remove_all(out + "/points");
   std::ofstream(dir + "/base.yaml") << "seed: 1  # edited\n";
   const outcome edited = run_cli("sweep " + study + " -j 2 --out " + out);
   BOOST_TEST_INFO(edited.output);
@@ -101,13 +100,7 @@ BOOST_AUTO_TEST_CASE(rows_of_another_scenario_or_an_older_study_json_run_again) 
   BOOST_CHECK(contains(older.output, "4 points, 4 to run (0 finished earlier)"));
 }
 
-BOOST_AUTO_TEST_CASE(a_failed_row_stays_failed_until_retried) {
-  const std::string dir = fresh_dir();
-  const std::string study = write_study_on_scenario(dir);
-  const std::string out = dir + "/out";
-  BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + out).code, 0);
-  const std::string csv_before = read_file(out + "/results.csv");
-  fs::remove_all(out + "/points");
+BOOST_FIXTURE_TEST_CASE(a_failed_row_stays_failed_until_retried, checkout) {
   // Row 1 recorded as a failure, its cells emptied as a failed point's are.
   auto csv = read_csv(out + "/results.csv");
   std::string failed = "1";
@@ -153,17 +146,8 @@ BOOST_AUTO_TEST_CASE(a_sweep_killed_at_its_start_leaves_no_row_of_the_old_scenar
   fs::remove_all(out + "/points");
 
   std::ofstream(dir + "/base.yaml") << "routing: {kind: nonminimal}\n";
-  const pid_t pid = fork();
+  const pid_t pid = start_sweep(study, out, dir + "/sweep.log");
   BOOST_REQUIRE(pid >= 0);
-  if (pid == 0) {
-    setpgid(0, 0);  // its points too are killed, by the group
-    const std::string log = dir + "/sweep.log";
-    freopen(log.c_str(), "w", stdout);
-    freopen(log.c_str(), "a", stderr);
-    execl(BCASTSIM_BINARY, BCASTSIM_BINARY, "sweep", study.c_str(), "-j", "1", "--out", out.c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
     const auto j = nlohmann::json::parse(read_file(out + "/study.json"), nullptr, false);
