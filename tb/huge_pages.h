@@ -7,8 +7,6 @@
 // broadcasts; results the same).
 #pragma once
 
-#include <cstdint>
-
 namespace bcastsim::tb {
 
 // Executes this program again, under its own name, with the same arguments and

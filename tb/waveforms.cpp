@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
 namespace bcastsim::tb {
 
@@ -35,15 +34,6 @@ void check_vcd_path(const std::string& given, const std::string& file) {
       throw vcd_error("'" + path + "' is not a regular file (a device, pipe or directory); " +
                       "give a file to write");
   }
-}
-
-// SystemC does not check its writes: a VCD cut short by a full disk lacks its header's end or
-// its last line's newline.
-bool vcd_complete(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return !in.bad() && !text.empty() && text.back() == '\n' &&
-         text.find("$enddefinitions") != std::string::npos;
 }
 
 // SystemC writes the VCD's header at its first traced cycle and, when there is none (nothing
@@ -127,7 +117,7 @@ void waveforms::discard() noexcept {
 void waveforms::close() {
   if (!m_vcd) return;
   // Every file closed and found whole before any is renamed.
-  std::string own_error = tlm_net::finish_own_waveforms(m_traced.own, false);
+  std::string own_error = tlm_net::finish_own_waveforms(m_traced.own, tlm_net::own_step::close);
   if (!own_error.empty()) {
     discard();
     throw vcd_error(own_error);
@@ -135,12 +125,12 @@ void waveforms::close() {
   sc_core::sc_close_vcd_trace_file(m_vcd);
   m_vcd = nullptr;
   const std::string vcd = m_base + ".vcd";
-  if (!vcd_complete(m_part)) {
+  if (!tlm_net::vcd_complete(m_part)) {
     std::remove(m_part.c_str());
     for (tlm_net::own_waveform* w : m_traced.own) w->discard();
     throw vcd_error("cannot write '" + vcd + "' whole: it came out incomplete (disk full?)");
   }
-  own_error = tlm_net::finish_own_waveforms(m_traced.own, true);
+  own_error = tlm_net::finish_own_waveforms(m_traced.own, tlm_net::own_step::commit);
   if (!own_error.empty()) {
     std::remove(m_part.c_str());
     throw vcd_error(own_error);

@@ -8,6 +8,7 @@
 // (tb/gtkwave_save_file.h).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <systemc>
 #include <type_traits>
@@ -53,13 +54,20 @@ struct trace_catalog {
   std::vector<own_waveform*> own;  // not owned: the blocks hold them, and outlive the catalog
 };
 
-// Closes (commit = false) or renames (commit = true) every file of `own`, in two passes so
-// that none is renamed before all are known whole: an empty string, or what went wrong with
-// the first that failed ("cannot write 'PATH' whole: why"), and then every file is removed
-// that was not yet renamed.
-inline std::string finish_own_waveforms(const std::vector<own_waveform*>& own, bool commit) {
+// Whether a closed VCD is whole: neither SystemC nor Verilator checks its writes, and a VCD
+// cut short by a full disk lacks its header's end or its last line's newline.
+bool vcd_complete(const std::string& path);
+
+// The two passes over the files of their own: all closed first, then all renamed, so that
+// none is renamed before all are known whole.
+enum class own_step : uint8_t { close, commit };
+
+// Takes `step` for every file of `own`: an empty string, or what went wrong with the first
+// that failed ("cannot write 'PATH' whole: why"), and then every file is removed that was not
+// yet renamed.
+inline std::string finish_own_waveforms(const std::vector<own_waveform*>& own, own_step step) {
   for (own_waveform* w : own) {
-    const std::string why = commit ? w->commit() : w->close();
+    const std::string why = step == own_step::commit ? w->commit() : w->close();
     if (why.empty()) continue;
     for (own_waveform* other : own) other->discard();
     return "cannot write '" + w->path() + "' whole: " + why;

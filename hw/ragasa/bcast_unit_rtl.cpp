@@ -21,7 +21,6 @@ using sc_core::sc_time_stamp;
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <ostream>
 #include <sstream>
 
@@ -72,12 +71,8 @@ class core_vcd final : public tlm_net::own_waveform {
     m_file.close();
     m_state = state::closed;
     // A failed write ends the process in Verilator (its fatal handler), leaving the temporary
-    // file; this only checks that what was closed ends with a whole line.
-    std::ifstream in(m_part, std::ios::binary | std::ios::ate);
-    char last = 0;
-    const bool whole =
-        in && in.tellg() > 0 && in.seekg(-1, std::ios::end) && in.get(last) && last == '\n';
-    if (whole) return {};
+    // file; this only checks what was closed.
+    if (tlm_net::vcd_complete(m_part)) return {};
     discard();
     return "it came out incomplete (disk full?)";
   }

@@ -439,8 +439,8 @@ report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& opti
   }
   if (ref_vcd) sc_core::sc_close_vcd_trace_file(ref_vcd);
   if (dut_vcd) sc_core::sc_close_vcd_trace_file(dut_vcd);
-  for (const bool commit : {false, true}) {
-    const std::string why = tlm_net::finish_own_waveforms(traced.own, commit);
+  for (const auto step : {tlm_net::own_step::close, tlm_net::own_step::commit}) {
+    const std::string why = tlm_net::finish_own_waveforms(traced.own, step);
     if (!why.empty()) throw config_error("--vcd", why);
   }
 
