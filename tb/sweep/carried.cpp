@@ -17,14 +17,23 @@ namespace {
 bool same_study(const study& s, const point_store& store) {
   const auto j = nlohmann::json::parse(
       read_text((fs::path(store.out_dir()) / "study.json").string()), nullptr, false);
-  if (!j.is_object() || j.value("schema", "") != "bcastsim.sweep/1") return false;
   nlohmann::json set = nlohmann::json::object();
   for (const auto& [k, v] : s.fixed) set[k] = v;
-  // Written before this check existed, a study.json has no hash: its rows are not trusted.
-  return j.value("command", "") == s.command && j.value("set", nlohmann::json()) == set &&
-         j.value("scenario_fnv1a", "-") == store.scenario_hash() &&
-         j.value("replicates", 0u) == s.replicates &&
-         j.value("parameters", nlohmann::json()) == nlohmann::json(s.parameters());
+  // Compared as JSON values (a hostile file's types never throw). Written before this check
+  // existed, a study.json has no scenario_fnv1a: its rows are not trusted.
+  const nlohmann::json want = {{"schema", "bcastsim.sweep/1"},
+                               {"command", s.command},
+                               {"set", set},
+                               {"scenario_fnv1a", store.scenario_hash()},
+                               {"seed", s.seed},
+                               {"replicates", s.replicates},
+                               {"random_draws", to_string(s.draws)},
+                               {"parameters", s.parameters()}};
+  if (!j.is_object()) return false;
+  for (const auto& [k, v] : want.items()) {
+    if (!j.contains(k) || j[k] != v) return false;
+  }
+  return true;
 }
 
 // A cell as result.json held it: JSON text (a number, a list) when it reads back to the same

@@ -98,6 +98,16 @@ BOOST_FIXTURE_TEST_CASE(rows_of_another_scenario_or_an_older_study_json_run_agai
   std::ofstream(out + "/study.json") << j.dump(2);
   const outcome older = run_cli("sweep " + study + " -j 2 --out " + out);
   BOOST_CHECK(contains(older.output, "4 points, 4 to run (0 finished earlier)"));
+
+  // Nor is one whose values have other types, and it is no error.
+  fs::remove_all(out + "/points");
+  j = read_json(out + "/study.json");
+  j["replicates"] = "1";
+  std::ofstream(out + "/study.json") << j.dump(2);
+  const outcome typed = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(typed.output);
+  BOOST_CHECK_EQUAL(typed.code, 0);
+  BOOST_CHECK(contains(typed.output, "4 points, 4 to run (0 finished earlier)"));
 }
 
 BOOST_FIXTURE_TEST_CASE(a_failed_row_stays_failed_until_retried, checkout) {
