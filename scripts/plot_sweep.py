@@ -48,6 +48,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # plot_dragonfly.py, beside us
 import plot_dragonfly as dragonfly  # noqa: E402
 from plot_dragonfly import BadInput  # noqa: E402
+
+
+class NeedsPointFiles(Exception):
+    """A plot reading points' result.json where only results.csv holds them (a checkout
+    without points/): a note, as for pending rows, not a failure."""
 from plot_axes import fit_titles, log_y, series_style, spaced_ticks  # noqa: E402,F401
 
 KINDS = ("lines", "speedup", "heatmap", "links", "dragonfly")
@@ -479,8 +484,13 @@ def plot_dragonfly(sweep, spec, path, results=None):
             params = [k for k in sweep.parameters if k in sweep.columns]
             picked = [(", ".join(value_label(k, r[k]) for k in params) or f"point {r['point']}", r)
                       for r in rows]
-        results = [(t, dragonfly.load_link_traffic(os.path.join(sweep.point_dir(row), "result.json")))
-                   for t, row in picked]
+        files = [(t, os.path.join(sweep.point_dir(row), "result.json")) for t, row in picked]
+        missing = [f for _, f in files if not os.path.exists(f)]
+        if missing:
+            raise NeedsPointFiles(f"{name(spec)}: {missing[0]} is gone ({len(missing)} of "
+                                  f"{len(files)} missing: results.csv alone holds the points); "
+                                  "run those points again to draw it")
+        results = [(t, dragonfly.load_link_traffic(f)) for t, f in files]
     dragonfly.draw_panels(results, spec, path)
 
 
@@ -556,6 +566,9 @@ def study_plots(argv):
             if not isinstance(spec, dict):
                 raise BadInput(f"plot {i} is not an object with kind and file")
             run_spec(sweep, spec, out_dir, i)
+        except NeedsPointFiles as e:
+            print(f"plot_sweep.py: note: plot {i} is not drawn: {e}", file=sys.stderr)
+            waiting += 1
         except BadInput as e:
             pending = sweep.pending_rows(spec.get("where") if isinstance(spec, dict) else None)
             if pending:

@@ -1,9 +1,11 @@
 #include "tb/sweep/carried.h"
 
 #include "network/topology_kind.h"
+#include "tb/sweep/table.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -13,45 +15,64 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Whether study.json describes this study: the same runs, whatever the points' order.
-bool same_study(const study& s, const point_store& store) {
+// Why study.json does not describe this study (the same runs, whatever the points' order):
+// the first key that differs, or "" when none does.
+std::string study_differs(const study& s, const point_store& store) {
   const auto j = nlohmann::json::parse(
       read_text((fs::path(store.out_dir()) / "study.json").string()), nullptr, false);
+  if (!j.is_object()) return "study.json cannot be read";
   nlohmann::json set = nlohmann::json::object();
   for (const auto& [k, v] : s.fixed) set[k] = v;
   // Compared as JSON values (a hostile file's types never throw). Written before this check
   // existed, a study.json has no scenario_fnv1a: its rows are not trusted.
-  const nlohmann::json want = {{"schema", "bcastsim.sweep/1"},
-                               {"command", s.command},
-                               {"set", set},
-                               {"scenario_fnv1a", store.scenario_hash()},
-                               {"seed", s.seed},
-                               {"replicates", s.replicates},
-                               {"random_draws", to_string(s.draws)},
-                               {"parameters", s.parameters()}};
-  if (!j.is_object()) return false;
-  for (const auto& [k, v] : want.items()) {
-    if (!j.contains(k) || j[k] != v) return false;
+  const std::vector<std::pair<const char*, nlohmann::json>> want = {
+      {"schema", "bcastsim.sweep/1"},
+      {"command", s.command},
+      {"set", set},
+      {"scenario_fnv1a", store.scenario_hash()},
+      {"seed", s.seed},
+      {"replicates", s.replicates},
+      {"random_draws", to_string(s.draws)},
+      {"parameters", s.parameters()}};
+  for (const auto& [k, v] : want) {
+    if (!j.contains(k)) return std::string("study.json has no ") + k + " (an older bcastsim's)";
+    if (j[k] != v) {
+      return std::string("study.json's ") + k + " is another" +
+             (k == std::string("scenario_fnv1a") ? " (the base scenario's file changed)" : "");
+    }
   }
-  return true;
+  return {};
 }
 
 // A cell as result.json held it: JSON text (a number, a list) when it reads back to the same
 // text, else a string. Empty: the result did not have it.
 nlohmann::json value_of(const std::string& cell) {
+  // Deeply nested text stays text: nlohmann's dump recurses.
+  size_t depth = 0, deepest = 0;
+  for (const char c : cell) {
+    depth += c == '[' || c == '{';
+    deepest = std::max(deepest, depth);
+    depth -= depth > 0 && (c == ']' || c == '}');
+  }
+  if (deepest > 64) return cell;
   auto v = nlohmann::json::parse(cell, nullptr, false);
   if (v.is_discarded() || v.is_null() || v.dump() != cell) return cell;
   return v;
 }
 
-void put(nlohmann::json& doc, const std::string& path, nlohmann::json v) {
+// Puts `v` at the dotted path; an empty cell makes only the sections above it, as the result
+// had them (a section's presence adds its columns: result_columns).
+void put(nlohmann::json& doc, const std::string& path, const std::string& cell) {
   nlohmann::json* at = &doc;
   size_t start = 0;
   for (size_t dot; (dot = path.find('.', start)) != std::string::npos; start = dot + 1) {
     at = &(*at)[path.substr(start, dot - start)];
-    if (!at->is_null() && !at->is_object()) return;  // inside a whole list already put
+    if (!at->is_object()) {
+      if (!at->is_null()) return;  // inside a whole list already put
+      *at = nlohmann::json::object();
+    }
   }
-  (*at)[path.substr(start)] = std::move(v);
+  if (!cell.empty()) (*at)[path.substr(start)] = value_of(cell);
 }
 
 // The topology kind that orders these link classes (traversals.<class>.* in header order): its
@@ -105,10 +126,12 @@ std::optional<point_outcome> outcome_of(const std::vector<std::string>& header,
   nlohmann::json doc = nlohmann::json::object();
   if (const std::string kind = kind_of(header); !kind.empty())
     doc["config"]["topology"]["kind"] = kind;  // orders the traversal columns as before
-  for (size_t i = status_at + 2; i + 1 < row.size(); ++i) {
-    if (!row[i].empty()) put(doc, header[i], value_of(row[i]));
+  for (size_t i = status_at + 2; i + 1 < row.size(); ++i) put(doc, header[i], row[i]);
+  try {
+    o.result = doc.dump();
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;  // not UTF-8: the point runs again
   }
-  o.result = doc.dump();
   return o;
 }
 
@@ -149,19 +172,33 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
   return rows;
 }
 
-std::vector<std::optional<point_outcome>> carried_outcomes(const study& s,
-                                                           const std::vector<point>& points,
-                                                           const point_store& store) {
-  std::vector<std::optional<point_outcome>> out(points.size());
-  if (points.empty() || !same_study(s, store)) return out;
+carried_rows carried_outcomes(const study& s, const std::vector<point>& points,
+                              const point_store& store) {
+  carried_rows out;
+  out.outcomes.resize(points.size());
   const auto rows = parse_csv(read_text((fs::path(store.out_dir()) / "results.csv").string()));
-  if (rows.empty()) return out;
+  if (points.empty() || rows.empty()) return out;
   const std::vector<std::string>& header = rows.front();
+  const auto status_column = std::find(header.begin(), header.end(), "status");
+  const bool finished_rows = std::any_of(rows.begin() + 1, rows.end(), [&](const auto& r) {
+    const auto at = static_cast<size_t>(status_column - header.begin());
+    return at < r.size() && (r[at] == "ok" || r[at] == "failed");
+  });
+  if (!finished_rows) return out;  // nothing to lose
   // point, the head of a row, status, exit_code, the result columns, error.
   const size_t status_at = 1 + head_of(s, points.front()).size();
   if (header.size() < status_at + 3 || header[0] != "point" || header[status_at] != "status" ||
-      header[status_at + 1] != "exit_code" || header.back() != "error")
+      header[status_at + 1] != "exit_code" || header.back() != "error") {
+    out.refused = "its header is not this study's (the varied keys changed)";
     return out;
+  }
+  if (out.refused = study_differs(s, store); !out.refused.empty()) return out;
+  for (const std::string& c : s.columns) {
+    if (deterministic_column(c) && std::find(header.begin(), header.end(), c) == header.end()) {
+      out.refused = "it has no column " + c + " (added to the study's columns)";
+      return out;
+    }
+  }
   // By what a point is, not its index: values added to the study move the indices.
   std::map<std::vector<std::string>, const std::vector<std::string>*> by_head;
   for (size_t r = 1; r < rows.size(); ++r) {
@@ -172,8 +209,8 @@ std::vector<std::optional<point_outcome>> carried_outcomes(const study& s,
   for (const point& p : points) {
     const auto it = by_head.find(head_of(s, p));
     if (it == by_head.end()) continue;
-    out[p.index] = outcome_of(header, *it->second, status_at);
-    if (out[p.index]) out[p.index]->index = p.index;
+    auto& o = out.outcomes[p.index] = outcome_of(header, *it->second, status_at);
+    if (o) o->index = p.index;
   }
   return out;
 }

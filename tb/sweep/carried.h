@@ -3,22 +3,29 @@
 // they are large) still resumes: a row stands for a point when study.json shows the same study
 // (command, fixed keys, replicates, varied keys, and the base scenario by content) and the row
 // the point's values and seed. Its cells become the point's result again, so results.csv, its
-// plots and a later resume come out as if the point had run here.
+// plots and a later resume come out as if the point had run here. Like a point's own files,
+// a row does not say which bcastsim made it: after a change to the model, run it again.
 #pragma once
 
 #include "tb/sweep/runner.h"
 #include "tb/sweep/study.h"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace bcastsim::tb::sweep {
 
-// Indexed like `points`: the outcome an ok or failed row records (point_outcome::carried set),
-// or nothing (no such row, a pending one, or a study.json that does not match).
-std::vector<std::optional<point_outcome>> carried_outcomes(const study& s,
-                                                           const std::vector<point>& points,
-                                                           const point_store& store);
+struct carried_rows {
+  // Indexed like `points`: the outcome an ok or failed row records (point_outcome::carried
+  // set), or nothing (no such row, or a pending one).
+  std::vector<std::optional<point_outcome>> outcomes;
+  // Why results.csv's rows were all refused ("study.json's seed is another"); "" when they were
+  // not (or there is no results.csv).
+  std::string refused;
+};
+carried_rows carried_outcomes(const study& s, const std::vector<point>& points,
+                              const point_store& store);
 
 // RFC 4180 records (quoted fields may hold commas, quotes and line breaks).
 std::vector<std::vector<std::string>> parse_csv(const std::string& text);

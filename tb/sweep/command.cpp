@@ -252,8 +252,14 @@ void refuse_mpirun() {
 // The points to run now, by index (unfinished, and chosen by --only); the outcomes of the
 // finished ones, chosen or not, are read back into st: from their directories, else from
 // results.csv.
-std::vector<size_t> pending_points(run_state& st, bool retry_failed, const selection& sel) {
-  std::vector<std::optional<point_outcome>> carried = carried_outcomes(st.s, st.points, st.store);
+std::vector<size_t> pending_points(run_state& st, bool retry_failed, const selection& sel,
+                                   std::ostream& err) {
+  carried_rows rows = carried_outcomes(st.s, st.points, st.store);
+  auto& carried = rows.outcomes;
+  if (!rows.refused.empty()) {  // written over below, with the rows pending: say why
+    err << "bcastsim: note: the finished rows of " << st.store.out_dir()
+        << "/results.csv are not taken as finished: " << rows.refused << "\n";
+  }
   std::vector<size_t> pending;
   for (const point& p : st.points) {
     const bool chosen = sel.contains(p);
@@ -383,7 +389,7 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
 #endif
   run_state st{s, points, store, std::vector<std::optional<point_outcome>>(points.size())};
   const size_t moved = store.adopt_moved(points);
-  const std::vector<size_t> pending = pending_points(st, o.retry_failed, sel);
+  const std::vector<size_t> pending = pending_points(st, o.retry_failed, sel, err);
   size_t finished_earlier = 0;
   for (const auto& x : st.outcomes) finished_earlier += x.has_value();
   // results.csv first, then study.json: a row never outlives the study it was run for (a

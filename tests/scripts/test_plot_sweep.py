@@ -244,6 +244,19 @@ class PlotSweep(unittest.TestCase):
         self.assert_png(os.path.join(out, "plots", "lines.png"))
         self.assertFalse(os.path.exists(os.path.join(out, "plots", "bad.png")))
 
+    def test_a_checkout_without_points_leaves_the_dragonfly_plot_as_a_note(self):
+        # results.csv alone (bcastsim sweep resumes from it): the other plots are drawn.
+        out = os.path.join(self.tmp, "checkout")
+        shutil.copytree(self.out, out)
+        shutil.rmtree(os.path.join(out, "points"))
+        shutil.rmtree(os.path.join(out, "plots"), ignore_errors=True)
+        code, stdout, err = self.run_script(out)
+        self.assertEqual(code, 3, err)
+        self.assertIn("note: plot", err)
+        self.assertIn("results.csv alone holds the points", err)
+        self.assert_png(os.path.join(out, "plots", "lines.png"))
+        self.assertFalse(os.path.exists(os.path.join(out, "plots", "dragonfly.png")))
+
 
 @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is missing (Debian: python3-matplotlib)")
 class Helpers(unittest.TestCase):

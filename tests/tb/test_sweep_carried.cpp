@@ -88,6 +88,9 @@ BOOST_FIXTURE_TEST_CASE(rows_of_another_scenario_or_an_older_study_json_run_agai
   const outcome edited = run_cli("sweep " + study + " -j 2 --out " + out);
   BOOST_TEST_INFO(edited.output);
   BOOST_CHECK(contains(edited.output, "4 points, 4 to run (0 finished earlier)"));
+  BOOST_CHECK(contains(edited.output,
+                       "are not taken as finished: study.json's scenario_fnv1a is "
+                       "another (the base scenario's file changed)"));
   BOOST_CHECK(read_file(out + "/results.csv") == csv_before);
 
   // A study.json without the scenario's hash (an older bcastsim's) is not trusted.
@@ -178,4 +181,53 @@ BOOST_AUTO_TEST_CASE(a_sweep_killed_at_its_start_leaves_no_row_of_the_old_scenar
   const std::string csv_nonminimal = read_file(dir + "/fresh/results.csv");
   BOOST_CHECK(csv_nonminimal != csv_minimal);
   BOOST_CHECK(read_file(out + "/results.csv") == csv_nonminimal);
+}
+
+BOOST_FIXTURE_TEST_CASE(a_column_added_to_the_study_runs_every_point_again, checkout) {
+  write_study(dir, std::string(small_study) + "scenario: base.yaml\ncolumns: [collective.root]\n");
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(o.output);
+  BOOST_CHECK(contains(o.output, "4 points, 4 to run (0 finished earlier)"));
+  BOOST_CHECK(contains(o.output, "it has no column collective.root"));
+  const auto csv = read_csv(out + "/results.csv");
+  BOOST_CHECK_EQUAL(csv[1][column(csv, "collective.root")], "0");
+}
+
+// A cell no result could hold (not UTF-8) makes its row run again; one nested past any list's
+// depth is kept as text (reading it as JSON would recurse as deep), and neither crashes.
+BOOST_FIXTURE_TEST_CASE(hostile_cells_neither_crash_nor_pass_as_results, checkout) {
+  auto csv = read_csv(out + "/results.csv");
+  const size_t hops = column(csv, "packets.hops_avg");
+  std::string text = csv_before;
+  const std::string cell1 = "," + csv[2][hops] + ",";
+  const size_t at1 = text.find(cell1, text.find("\n1,"));
+  text.replace(at1, cell1.size(), ",\xff" + csv[2][hops] + ",");
+  const std::string nested = std::string(100000, '[') + std::string(100000, ']');
+  const std::string cell2 = "," + csv[3][hops] + ",";
+  const size_t at2 = text.find(cell2, text.find("\n2,"));
+  text.replace(at2, cell2.size(), "," + nested + ",");
+  std::ofstream(out + "/results.csv") << text;
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(o.output);
+  BOOST_CHECK_EQUAL(o.code, 0);
+  BOOST_CHECK(contains(o.output, "4 points, 1 to run (3 finished earlier, 3 of them only"));
+  const auto after = read_csv(out + "/results.csv");
+  BOOST_CHECK_EQUAL(after[2][hops], csv[2][hops]);  // run again
+  BOOST_CHECK(after[3][hops] == nested);
+}
+
+// A family's section whose columns are all empty still adds them: the CSV stays the same.
+BOOST_AUTO_TEST_CASE(sections_with_only_empty_cells_keep_their_columns) {
+  const std::string dir = fresh_dir();
+  const std::string study =
+      write_study(dir, "command: analyze\ncross: {collective.algorithm: [binomial, nic-cb]}\n");
+  const std::string out = dir + "/out";
+  BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + out).code, 0);
+  const std::string csv_before = read_file(out + "/results.csv");
+  BOOST_REQUIRE(contains(csv_before, "lanai."));
+  fs::remove_all(out + "/points");
+  const outcome o = run_cli("sweep " + study + " -j 2 --out " + out);
+  BOOST_TEST_INFO(o.output);
+  BOOST_CHECK(contains(o.output, "2 points, 0 to run (2 finished earlier, 2 of them only"));
+  BOOST_CHECK(read_file(out + "/results.csv") == csv_before);
 }
