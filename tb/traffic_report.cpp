@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <queue>
 
 namespace bcastsim::tb {
 
@@ -14,14 +16,40 @@ uint64_t percentile(const std::vector<uint64_t>& sorted, double q) {
   return sorted[rank - 1];
 }
 
+latency_summary summarize_sorted_runs(const std::vector<const std::vector<uint64_t>*>& runs) {
+  latency_summary out;
+  for (const auto* r : runs) out.count += r->size();
+  if (out.count == 0) return out;
+  const auto rank_of = [&](double q) {  // as percentile(): nearest rank, 1-based
+    const auto r = static_cast<size_t>(std::ceil(q / 100.0 * static_cast<double>(out.count)));
+    return std::clamp<size_t>(r, 1, out.count);
+  };
+  const size_t r50 = rank_of(50), r90 = rank_of(90), r99 = rank_of(99);
+  using head = std::pair<uint64_t, size_t>;  // value, run; the position is kept apart
+  std::priority_queue<head, std::vector<head>, std::greater<>> heads;
+  std::vector<size_t> next(runs.size(), 0);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    if (!runs[i]->empty()) heads.emplace((*runs[i])[0], i);
+  }
+  for (size_t rank = 1; !heads.empty(); ++rank) {
+    const auto [v, i] = heads.top();
+    heads.pop();
+    out.sum_ps += static_cast<double>(v);
+    if (rank == r50) out.p50 = v;
+    if (rank == r90) out.p90 = v;
+    if (rank == r99) out.p99 = v;
+    out.max = v;
+    if (++next[i] < runs[i]->size()) heads.emplace((*runs[i])[next[i]], i);
+  }
+  return out;
+}
+
 nlohmann::json traffic_report(const scenario& s, const fabric& fab) {
   if (s.traffic.kind == "none") return nullptr;
   uint64_t offered = 0, sent = 0, dropped = 0, received = 0, measured = 0, window_bytes = 0;
   uint64_t codes_chunks = 0, codes_chunk_ps = 0;
-  size_t samples = 0;
-  for (const auto& g : fab.generators) samples += g->latency_samples_ps().size();
-  std::vector<uint64_t> all;
-  all.reserve(samples);
+  std::vector<const std::vector<uint64_t>*> runs;
+  runs.reserve(fab.generators.size());
   for (const auto& g : fab.generators) {
     offered += g->messages_offered.value;
     sent += g->messages_sent.value;
@@ -31,11 +59,10 @@ nlohmann::json traffic_report(const scenario& s, const fabric& fab) {
     window_bytes += g->window_bytes.value;
     codes_chunks += g->codes_chunks.value;
     codes_chunk_ps += g->codes_chunk_ps.value;
-    all.insert(all.end(), g->latency_samples_ps().begin(), g->latency_samples_ps().end());
+    g->sort_latency_samples();
+    runs.push_back(&g->latency_samples_ps());
   }
-  std::sort(all.begin(), all.end());
-  double sum = 0;
-  for (const uint64_t v : all) sum += static_cast<double>(v);
+  const latency_summary lat = summarize_sorted_runs(runs);
 
   const double bytes_per_ns =
       units::bytes_per_ns(s.links[network::terminal_class].bandwidth_gib_per_s);
@@ -69,13 +96,14 @@ nlohmann::json traffic_report(const scenario& s, const fabric& fab) {
                         (s.traffic.mean_interarrival_ns * bytes_per_ns);
   }
   j["messages_measured"] = measured;
-  j["packets_measured"] = all.size();
+  j["packets_measured"] = lat.count;
   using units::ns_from_ps;
-  j["latency_ns"] = {{"avg", all.empty() ? 0.0 : ns_from_ps(sum / static_cast<double>(all.size()))},
-                     {"p50", ns_from_ps(percentile(all, 50))},
-                     {"p90", ns_from_ps(percentile(all, 90))},
-                     {"p99", ns_from_ps(percentile(all, 99))},
-                     {"max", all.empty() ? 0.0 : ns_from_ps(all.back())}};
+  j["latency_ns"] = {
+      {"avg", lat.count ? ns_from_ps(lat.sum_ps / static_cast<double>(lat.count)) : 0.0},
+      {"p50", ns_from_ps(lat.p50)},
+      {"p90", ns_from_ps(lat.p90)},
+      {"p99", ns_from_ps(lat.p99)},
+      {"max", lat.count ? ns_from_ps(lat.max) : 0.0}};
   return j;
 }
 

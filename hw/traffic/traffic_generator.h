@@ -19,6 +19,7 @@
 #include "tlm/statistics.h"
 #include "tlm/timed_queue.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -44,9 +45,9 @@ struct traffic_params {
   // packet, from the packet's creation to the chunk's arrival, for chunks arriving before
   // measure_end_ns, created at any time (CODES has no warm-up and does not drain). The last
   // chunk arrives with the tail, each earlier one chunk_ps before the next (the terminal link).
-  double chunk_ps = 0.0;                // 0: not measured
-  uint64_t seed = 1;                    // run seed; the stream is derived with the terminal
-  size_t expected_samples = 0;          // capacity reserved for latency samples
+  double chunk_ps = 0.0;        // 0: not measured
+  uint64_t seed = 1;            // run seed; the stream is derived with the terminal
+  size_t expected_samples = 0;  // capacity reserved for latency samples
 };
 
 // The per-terminal stream seed: splitmix64 of the run seed and the terminal.
@@ -70,6 +71,8 @@ class traffic_generator final : public sc_core::sc_module, public nic_client {
   bool stopped() const { return m_stopped; }
   // Latency samples (ps, created -> tail delivered here) of packets created in the window.
   const std::vector<uint64_t>& latency_samples_ps() const { return m_samples; }
+  // Once the simulation has ended: the report merges every generator's samples in order.
+  void sort_latency_samples() { std::sort(m_samples.begin(), m_samples.end()); }
 
   // Statistics.
   tlm_net::counter messages_offered;   // arrivals before the stop

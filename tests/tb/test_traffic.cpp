@@ -1,23 +1,25 @@
 // Traffic generators in whole runs: background traffic beside a broadcast, synthetic
 // (uniform, adversarial) traffic without one. In-process runs use one design per test case;
 // comparisons of two runs use the bcastsim binary.
+#include "cli_runner.h"
 #include "tb/fabric.h"
 #include "tb/plan.h"
 #include "tb/simulation.h"
 #include "tb/traffic_report.h"
 #include "tb/watchdog.h"
-#include "cli_runner.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -173,6 +175,35 @@ BOOST_AUTO_TEST_CASE(exact_nearest_rank_percentiles) {
   BOOST_TEST(tb::percentile(v, 99) == 100u);
   BOOST_TEST(tb::percentile(v, 1) == 10u);
   BOOST_TEST(tb::percentile({}, 50) == 0u);
+}
+
+// The report's k-way merge against the one sorted vector it replaced: the same percentiles,
+// and the same sum to the bit (added in the same order).
+BOOST_AUTO_TEST_CASE(merged_runs_summarize_as_their_sorted_union) {
+  std::mt19937_64 rng(7);
+  std::vector<std::vector<uint64_t>> runs(50);
+  std::vector<uint64_t> all;
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const size_t n = i % 7 == 0 ? 0 : rng() % 500;  // some generators measured nothing
+    for (size_t k = 0; k < n; ++k) runs[i].push_back(1000 + rng() % 2000000 / (1 + rng() % 50));
+    std::sort(runs[i].begin(), runs[i].end());
+    all.insert(all.end(), runs[i].begin(), runs[i].end());
+  }
+  std::sort(all.begin(), all.end());
+  double sum = 0;
+  for (const uint64_t v : all) sum += static_cast<double>(v);
+  std::vector<const std::vector<uint64_t>*> ptrs;
+  for (const auto& r : runs) ptrs.push_back(&r);
+  const tb::latency_summary m = tb::summarize_sorted_runs(ptrs);
+  BOOST_TEST(m.count == all.size());
+  BOOST_TEST(m.sum_ps == sum);  // exact: same order of addition
+  BOOST_TEST(m.p50 == tb::percentile(all, 50));
+  BOOST_TEST(m.p90 == tb::percentile(all, 90));
+  BOOST_TEST(m.p99 == tb::percentile(all, 99));
+  BOOST_TEST(m.max == all.back());
+  const tb::latency_summary none = tb::summarize_sorted_runs({ptrs[0]});
+  BOOST_TEST(none.count == 0u);
+  BOOST_TEST(none.p99 == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(adversarial_traffic_under_minimal_routing_is_slower_than_uniform) {
