@@ -95,18 +95,6 @@ std::string kind_of(const std::vector<std::string>& header) {
   return best;
 }
 
-// The leading fields of a point's row after its index: values (not a varied seed), replicate
-// when there are several, seed.
-std::vector<std::string> head_of(const study& s, const point& p) {
-  std::vector<std::string> h;
-  for (const auto& [k, v] : p.values) {
-    if (k != "seed") h.push_back(v);
-  }
-  if (s.replicates > 1) h.push_back(std::to_string(p.replicate));
-  h.push_back(std::to_string(p.seed));
-  return h;
-}
-
 std::optional<point_outcome> outcome_of(const std::vector<std::string>& header,
                                         const std::vector<std::string>& row, size_t status_at) {
   point_outcome o;
@@ -186,7 +174,7 @@ carried_rows carried_outcomes(const study& s, const std::vector<point>& points,
   });
   if (!finished_rows) return out;  // nothing to lose
   // point, the head of a row, status, exit_code, the result columns, error.
-  const size_t status_at = 1 + head_of(s, points.front()).size();
+  const size_t status_at = 1 + row_fields(s, points.front()).size();
   if (header.size() < status_at + 3 || header[0] != "point" || header[status_at] != "status" ||
       header[status_at + 1] != "exit_code" || header.back() != "error") {
     out.refused = "its header is not this study's (the varied keys changed)";
@@ -207,7 +195,7 @@ carried_rows carried_outcomes(const study& s, const std::vector<point>& points,
                     &rows[r]);
   }
   for (const point& p : points) {
-    const auto it = by_head.find(head_of(s, p));
+    const auto it = by_head.find(row_fields(s, p));
     if (it == by_head.end()) continue;
     auto& o = out.outcomes[p.index] = outcome_of(header, *it->second, status_at);
     if (o) o->index = p.index;

@@ -93,14 +93,11 @@ bool among(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// The leading columns of both CSVs: the point, its values, replicate and seed.
+// The leading columns of both CSVs: the point, then its fields.
 std::string row_head(const study& s, const point& p) {
   std::string out = std::to_string(p.index);
-  for (const auto& [k, v] : p.values) {
-    if (k != "seed") out += "," + csv_field(v);  // a varied seed is the seed column
-  }
-  if (s.replicates > 1) out += "," + std::to_string(p.replicate);
-  return out + "," + std::to_string(p.seed);
+  for (const std::string& f : row_fields(s, p)) out += "," + csv_field(f);
+  return out;
 }
 
 std::string header_head(const study& s) {
@@ -113,6 +110,16 @@ std::string header_head(const study& s) {
 }
 
 }  // namespace
+
+std::vector<std::string> row_fields(const study& s, const point& p) {
+  std::vector<std::string> f;
+  for (const auto& [k, v] : p.values) {
+    if (k != "seed") f.push_back(v);  // a varied seed is the seed column
+  }
+  if (s.replicates > 1) f.push_back(std::to_string(p.replicate));
+  f.push_back(std::to_string(p.seed));
+  return f;
+}
 
 std::string csv_field(const std::string& v) {
   if (v.find_first_of(",\"\n\r") == std::string::npos) return v;

@@ -32,6 +32,10 @@ std::string make_perf_csv(const study& s, const std::vector<point>& points,
 std::string make_csv(const study& s, const std::vector<point>& points,
                      const std::vector<std::optional<point_outcome>>& outcomes);
 
+// The fields of a point's row after its index: its values (not a varied seed), the replicate
+// when there are several, the seed. Unquoted: what a CSV reader gives back.
+std::vector<std::string> row_fields(const study& s, const point& p);
+
 // One CSV field, quoted when it must be (RFC 4180).
 std::string csv_field(const std::string& v);
 

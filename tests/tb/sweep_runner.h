@@ -25,6 +25,15 @@ inline const char* small_study =
     "  collective.algorithm: [binomial, forest]\n"
     "  collective.bytes: [1024, 4096]\n";
 
+// A study's `set:` line that makes each point of the default scenario slow (1 MiB through
+// 512-byte buffers: seconds a point), for the tests that stop a sweep before it ends; `more`
+// adds entries.
+inline std::string slow_set(const std::string& more = "") {
+  return "set: {collective.bytes: 1048576, router.vc_buffer_bytes.terminal: 512,"
+         " router.vc_buffer_bytes.local: 512, router.vc_buffer_bytes.global: 512" +
+         more + "}\n";
+}
+
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path);
   std::stringstream ss;

@@ -316,22 +316,15 @@ BOOST_AUTO_TEST_CASE(a_failing_point_is_recorded_and_the_rest_complete) {
 BOOST_AUTO_TEST_CASE(an_interrupted_study_resumes_where_it_stopped) {
   const std::string dir = fresh_dir();
   // Slow points: 1 MiB through 512-byte buffers, one at a time.
-  const std::string study =
-      write_study(dir,
-                  "set: {collective.bytes: 1048576, router.vc_buffer_bytes.terminal: 512,\n"
-                  "      router.vc_buffer_bytes.local: 512, router.vc_buffer_bytes.global: 512}\n"
-                  "replicates: 12\n"
-                  "set_placement: 1\n");
+  const std::string study = write_study(dir, slow_set() +
+                                                 "replicates: 12\n"
+                                                 "set_placement: 1\n");
   // (a deliberate unknown key first: exit 2, nothing run)
   const outcome bad = run_cli("sweep " + study + " --out " + dir + "/out");
   BOOST_CHECK_EQUAL(bad.code, 2);
   BOOST_CHECK(contains(bad.output, "set_placement"));
   BOOST_CHECK(!fs::exists(dir + "/out"));
-  write_study(dir,
-              "set: {collective.bytes: 1048576, router.vc_buffer_bytes.terminal: 512,\n"
-              "      router.vc_buffer_bytes.local: 512, router.vc_buffer_bytes.global: 512,\n"
-              "      job.placement: random}\n"
-              "replicates: 12\n");
+  write_study(dir, slow_set(", job.placement: random") + "replicates: 12\n");
   const std::string out = dir + "/out";
   const pid_t pid = start_sweep(study, out, dir + "/sweep.log");
   BOOST_REQUIRE(pid >= 0);

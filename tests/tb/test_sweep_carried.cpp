@@ -146,11 +146,8 @@ BOOST_AUTO_TEST_CASE(a_sweep_killed_at_its_start_leaves_no_row_of_the_old_scenar
   const std::string dir = fresh_dir();
   // Slow points (1 MiB through 512-byte buffers), so the kill comes before any finishes.
   const std::string study =
-      write_study(dir,
-                  "scenario: base.yaml\n"
-                  "set: {collective.bytes: 1048576, router.vc_buffer_bytes.terminal: 512,\n"
-                  "      router.vc_buffer_bytes.local: 512, router.vc_buffer_bytes.global: 512}\n"
-                  "cross: {collective.algorithm: [binomial, forest]}\n");
+      write_study(dir, "scenario: base.yaml\n" + slow_set() +
+                           "cross: {collective.algorithm: [binomial, forest]}\n");
   const std::string out = dir + "/out";
   std::ofstream(dir + "/base.yaml") << "routing: {kind: minimal}\n";
   BOOST_REQUIRE_EQUAL(run_cli("sweep " + study + " -j 2 -q --out " + out).code, 0);
