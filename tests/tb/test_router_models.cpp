@@ -81,7 +81,7 @@ BOOST_AUTO_TEST_CASE(codes_preset_saturates_at_its_nic_pacing) {
   // CODES's NIC injects one 32-B chunk per 5.677 + 0.505 + 0.5 ns: at most 0.85 of the link
   // (codes-dragonfly-notes.md §4). Offered 0.9 with minimal routing, the output-queued router
   // accepts close to that cap; the input-queued one on the same network stays far below it
-  // (0.645 in experiments/codes/README.md).
+  // (0.594 in experiments/codes/README.md).
   const run_result oq = run(k_df72 + " --set traffic.load=0.9");
   const run_result iq = run(k_df72 + " --set traffic.load=0.9 --set router.model=input_queued");
   BOOST_TEST_REQUIRE(oq.out.code == 0, oq.out.output);
