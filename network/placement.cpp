@@ -1,5 +1,7 @@
 #include "network/placement.h"
 
+#include "network/hash.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -120,6 +122,13 @@ placement::placement(const topology& topo, std::vector<terminal_id> terminals)
     : m_terminal(std::move(terminals)) {
   m_rank.assign(topo.num_terminals(), invalid_id);
   for (uint32_t r = 0; r < m_terminal.size(); ++r) m_rank[m_terminal[r]] = r;
+}
+
+uint64_t placement::terminals_fnv1a() const {
+  std::string text;
+  text.reserve(m_terminal.size() * 6);
+  for (const terminal_id t : m_terminal) text += std::to_string(t) + ",";
+  return fnv1a(text);
 }
 
 }  // namespace bcastsim::network

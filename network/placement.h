@@ -55,6 +55,9 @@ class placement {
   // invalid_id for a terminal without a rank of the job.
   uint32_t rank_of(terminal_id t) const { return m_rank[t]; }
   const std::vector<terminal_id>& terminals() const { return m_terminal; }
+  // FNV-1a of the terminals in rank order as decimal text, each followed by a comma ("0,5,17,"):
+  // runs with the same digest ran on the same allocation (a paired sweep's check).
+  uint64_t terminals_fnv1a() const;
 
  private:
   std::vector<terminal_id> m_terminal;  // [rank]

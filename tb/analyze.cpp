@@ -5,6 +5,7 @@
 #include "tb/analyze.h"
 
 #include "algorithms/ragasa_tree.h"
+#include "tb/format.h"
 #include "tb/offload_family.h"
 #include "tb/plan.h"
 #include "tb/simulation.h"
@@ -423,6 +424,7 @@ nlohmann::json analyze_scenario(const config& cfg) {
   effective.set("job.seed", std::to_string(s.job.seed));
   r["config"] = config_to_json(effective);
   r["topology"] = p.topo->describe();
+  r["job"] = {{"terminals_fnv1a", hex64(p.place->terminals_fnv1a())}};  // as result.json
   const busiest b = busiest_sender(p.prog.sched);
   r["collective"] = {{"algorithm", s.algorithm},
                      {"ranks", p.place->num_ranks()},

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <iomanip>
 #include <sstream>
 #include <string>
@@ -34,6 +36,13 @@ inline std::string plain_number(double v) {
   s.erase(s.find_last_not_of('0') + 1);
   if (s.back() == '.') s.pop_back();
   return s;
+}
+
+// A 64-bit digest as 16 hex digits ("3bcbedcc0c707e45"): JSON numbers lose bits past 2^53.
+inline std::string hex64(uint64_t v) {
+  char text[20];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
 }
 
 }  // namespace bcastsim::tb

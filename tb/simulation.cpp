@@ -5,6 +5,7 @@
 #include "network/topology_kind.h"
 #include "tb/collective_keys.h"
 #include "tb/fabric.h"
+#include "tb/format.h"
 #include "tb/huge_pages.h"
 #include "tb/link_traffic.h"
 #include "tb/memory_estimate.h"
@@ -283,6 +284,8 @@ nlohmann::json results(const scenario& s, const plan& p, const fabric& fab,
     effective.set(s.collective_keys[i] + ".root", std::to_string(s.collectives[i].root));
   r["config"] = config_to_json(effective);
   r["topology"] = p.topo->describe();
+  // The allocation by content: paired points of a sweep show the same digest.
+  r["job"] = {{"terminals_fnv1a", hex64(p.place->terminals_fnv1a())}};
   r["sim_time_ns"] = ns(sc_core::sc_time_stamp());
 
   r["collective"] = collective_section(s, p, progress);

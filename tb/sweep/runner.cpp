@@ -2,6 +2,7 @@
 
 #include "tb/atomic_file.h"
 #include "tb/config.h"
+#include "tb/format.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -102,9 +103,7 @@ const char* point_store::result_file() const {
 
 std::string point_store::scenario_hash() const {
   if (m_study.scenario.empty()) return {};
-  char hash[20];
-  std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(m_scenario_hash));
-  return hash;
+  return hex64(m_scenario_hash);
 }
 
 nlohmann::json point_store::identity(const point& p) const {

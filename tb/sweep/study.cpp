@@ -395,12 +395,6 @@ void check_study_values(const study& s, const std::string& file) {
 
 }  // namespace
 
-uint64_t fnv1a(const std::string& text) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (const unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
-
 std::vector<std::string> study::parameters() const {
   std::vector<std::string> keys;
   for (const dimension& d : dimensions) keys.insert(keys.end(), d.keys.begin(), d.keys.end());

@@ -1,5 +1,6 @@
 // Rank placement (all / contiguous / random) and the portable rng.
 #include "network/dragonfly.h"
+#include "network/hash.h"
 #include "network/placement.h"
 
 #include <boost/test/unit_test.hpp>
@@ -115,6 +116,23 @@ BOOST_AUTO_TEST_CASE(placement_random_is_distinct_and_seeded) {
   const std::string message = error_of({placement_kind::random, 73, 0, 1});
   BOOST_TEST(contains(message, "job.ranks = 73"));
   BOOST_TEST(contains(message, "[1, 72]"));
+}
+
+// FNV-1a's published test vectors, and the digest over the terminals as "t,t,...,": the same
+// terminals in the same rank order, the same digest; another order, another.
+BOOST_AUTO_TEST_CASE(placement_digest_is_fnv1a_of_its_terminals) {
+  BOOST_TEST(fnv1a("") == 0xcbf29ce484222325ull);
+  BOOST_TEST(fnv1a("a") == 0xaf63dc4c8601ec8cull);
+  BOOST_TEST(fnv1a("foobar") == 0x85944171f73967e8ull);
+  const placement pl(network72(), std::vector<terminal_id>{0, 5, 17});
+  BOOST_TEST(pl.terminals_fnv1a() == fnv1a("0,5,17,"));
+  const placement reordered(network72(), std::vector<terminal_id>{5, 0, 17});
+  BOOST_TEST(reordered.terminals_fnv1a() != pl.terminals_fnv1a());
+  const placement a(network72(), {placement_kind::random, 20, 0, 5});
+  const placement again(network72(), {placement_kind::random, 20, 0, 5});
+  const placement other(network72(), {placement_kind::random, 20, 0, 6});
+  BOOST_TEST(a.terminals_fnv1a() == again.terminals_fnv1a());
+  BOOST_TEST(a.terminals_fnv1a() != other.terminals_fnv1a());
 }
 
 BOOST_AUTO_TEST_CASE(placement_random_covers_all_terminals_over_seeds) {

@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(a_varied_seed_is_the_seed_column_once) {
 BOOST_AUTO_TEST_CASE(paired_points_share_allocation_and_root_per_replicate) {
   const std::string dir = fresh_dir();
   // ragasa.rx_queue_packets does not touch a binomial run: with the same draws its two
-  // binomial points are the same run, which shows the placement is the same.
+  // binomial points are the same run. The allocation itself is compared by its digest.
   const std::string body =
       "seed: 3\n"
       "replicates: 2\n"
@@ -146,9 +146,8 @@ BOOST_AUTO_TEST_CASE(paired_points_share_allocation_and_root_per_replicate) {
     BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
     return read_csv(dir + "/" + name + "/results.csv");
   };
-  const auto root_of = [&](const std::string& name, const std::string& point) {
-    return read_json(dir + "/" + name + "/points/" + point +
-                     "/result.json")["collectives"][0]["root"];
+  const auto result_of = [&](const std::string& name, const std::string& point) {
+    return read_json(dir + "/" + name + "/points/" + point + "/result.json");
   };
   const auto csv = run("paired", "");
   BOOST_REQUIRE_EQUAL(csv.size(), 9u);  // 2 x 2 x 2 replicates, replicates innermost
@@ -161,14 +160,21 @@ BOOST_AUTO_TEST_CASE(paired_points_share_allocation_and_root_per_replicate) {
     char p[8], q[8];
     std::snprintf(p, sizeof p, "%04zu", i - 1);
     std::snprintf(q, sizeof q, "%04zu", first - 1);
-    BOOST_CHECK_EQUAL(root_of("paired", p), root_of("paired", q));
+    const nlohmann::json mine = result_of("paired", p), first_of_rep = result_of("paired", q);
+    BOOST_CHECK_EQUAL(mine["collectives"][0]["root"], first_of_rep["collectives"][0]["root"]);
+    // The same terminals in the same rank order, binomial and forest alike.
+    BOOST_CHECK_EQUAL(mine["job"]["terminals_fnv1a"], first_of_rep["job"]["terminals_fnv1a"]);
   }
-  BOOST_CHECK_NE(csv[1][seed], csv[2][seed]);                 // replicates draw anew
+  BOOST_CHECK_NE(result_of("paired", "0000")["job"]["terminals_fnv1a"],
+                 result_of("paired", "0001")["job"]["terminals_fnv1a"]);  // another allocation
+  BOOST_CHECK_NE(csv[1][seed], csv[2][seed]);                             // replicates draw anew
   BOOST_CHECK_EQUAL(csv[1][completion], csv[3][completion]);  // binomial, rx 4 and 8, rep 0
   BOOST_CHECK_EQUAL(csv[2][completion], csv[4][completion]);  // the same, rep 1
   BOOST_CHECK_NE(csv[1][completion], csv[2][completion]);     // another placement and root
   const auto own = run("own", "random_draws: per_point\n");
   BOOST_CHECK_NE(own[1][seed], own[3][seed]);
+  BOOST_CHECK_NE(result_of("own", "0000")["job"]["terminals_fnv1a"],   // binomial, replicate 0
+                 result_of("own", "0004")["job"]["terminals_fnv1a"]);  // forest, replicate 0
 }
 
 BOOST_AUTO_TEST_CASE(the_same_study_gives_the_same_csv_with_j1_and_j2) {
