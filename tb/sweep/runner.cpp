@@ -1,5 +1,6 @@
 #include "tb/sweep/runner.h"
 
+#include "network/hash.h"
 #include "tb/atomic_file.h"
 #include "tb/config.h"
 #include "tb/format.h"
@@ -90,7 +91,7 @@ point_store::point_store(const study& s, std::string out_dir) : m_study(s) {
                        "cannot create output directory '" + out_dir + "': " + ec.message());
   }
   m_out = fs::absolute(out_dir).lexically_normal().string();
-  if (!s.scenario.empty()) m_scenario_hash = fnv1a(read_text(s.scenario));
+  if (!s.scenario.empty()) m_scenario_hash = network::fnv1a(read_text(s.scenario));
 }
 
 std::string point_store::dir_of(const point& p) const {

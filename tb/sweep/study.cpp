@@ -1,6 +1,7 @@
 #include "tb/sweep/study.h"
 
 #include "algorithms/registry.h"
+#include "network/hash.h"
 #include "network/routing.h"
 #include "tb/collective_keys.h"
 #include "tb/config.h"
@@ -439,7 +440,7 @@ uint64_t derive_seed(uint64_t study_seed,
     for (const auto& [k, v] : sorted) canonical += k + "=" + v + ";";
   }
   canonical += "#" + std::to_string(replicate);
-  uint64_t x = network::splitmix64(study_seed ^ network::splitmix64(fnv1a(canonical)));
+  uint64_t x = network::splitmix64(study_seed ^ network::splitmix64(network::fnv1a(canonical)));
   x &= (uint64_t{1} << 53) - 1;
   return x == 0 ? 1 : x;
 }

@@ -8,8 +8,6 @@
 // Bad input throws config_error naming the study key; the CLI turns it into exit code 2.
 #pragma once
 
-#include "network/hash.h"
-
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -60,9 +58,6 @@ struct study {
 
 study parse_study_text(const std::string& text, const std::string& file);
 study load_study(const std::string& file);
-
-// FNV-1a (network/hash.h): the point's seed mixes it, point.json names the base scenario by it.
-using network::fnv1a;
 
 // Every point, in order: the first dimension outermost, replicates innermost.
 std::vector<point> expand(const study& s);

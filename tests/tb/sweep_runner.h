@@ -27,7 +27,7 @@ inline const char* small_study =
 
 // A study's `set:` line that makes each point of the default scenario slow (1 MiB through
 // 512-byte buffers: seconds a point), for the tests that stop a sweep before it ends; `more`
-// adds entries.
+// adds entries, each after ", ".
 inline std::string slow_set(const std::string& more = "") {
   return "set: {collective.bytes: 1048576, router.vc_buffer_bytes.terminal: 512,"
          " router.vc_buffer_bytes.local: 512, router.vc_buffer_bytes.global: 512" +

@@ -49,11 +49,11 @@ BOOST_AUTO_TEST_CASE(run_default_prints_table_and_writes_result) {
   BOOST_TEST(!contains(o.output, "Copyright"));  // no SystemC banner
   const auto r = load(dir + "/result.json");
   for (const char* key :
-       {"/schema", "/seed", "/config", "/sim_time_ns", "/collective/completion_ns",
-        "/traversals/terminal/packets", "/traversals/local/messages", "/traversals/global/messages",
-        "/packets/injected", "/packets/delivered", "/packets/hops_avg", "/packets/latency_ns_avg",
-        "/packets/latency_ns_max", "/perf/wall_s", "/perf/packet_hops", "/perf/packet_hops_per_s",
-        "/perf/peak_rss_mb"}) {
+       {"/schema", "/seed", "/config", "/job/terminals_fnv1a", "/sim_time_ns",
+        "/collective/completion_ns", "/traversals/terminal/packets", "/traversals/local/messages",
+        "/traversals/global/messages", "/packets/injected", "/packets/delivered",
+        "/packets/hops_avg", "/packets/latency_ns_avg", "/packets/latency_ns_max", "/perf/wall_s",
+        "/perf/packet_hops", "/perf/packet_hops_per_s", "/perf/peak_rss_mb"}) {
     BOOST_TEST(r.contains(nlohmann::json::json_pointer(key)), key);
   }
   BOOST_TEST(r["collective"]["ranks"].get<int>() == 72);
