@@ -72,6 +72,9 @@ nlohmann::ordered_json study_json(const study& s, const std::vector<point>& poin
     for (const auto& [k, v] : p.values) e["values"][k] = v;
     e["replicate"] = p.replicate;
     e["seed"] = p.seed;
+    // What the point's row ran on (carried.h); absent when it reads no file.
+    const nlohmann::json files = store.input_hashes(p);
+    for (const auto& f : files.items()) e["inputs_fnv1a"][f.key()] = f.value().get<std::string>();
     j["points"].push_back(std::move(e));
   }
   return j;
@@ -260,6 +263,12 @@ std::vector<size_t> pending_points(run_state& st, bool retry_failed, const selec
     err << "bcastsim: note: the finished rows of " << st.store.out_dir()
         << "/results.csv are not taken as finished: " << rows.refused << "\n";
   }
+  if (rows.changed_inputs) {
+    err << "bcastsim: note: " << rows.changed_inputs << " finished rows of " << st.store.out_dir()
+        << "/results.csv are not taken as finished: a file their point reads (topology.file) "
+           "changed since, or "
+           "study.json does not record it\n";
+  }
   std::vector<size_t> pending;
   for (const point& p : st.points) {
     const bool chosen = sel.contains(p);
@@ -361,7 +370,7 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
     return 0;
   }
   const std::string out_dir = o.out_dir.empty() ? "results/" + s.name : o.out_dir;
-  const point_store store(s, out_dir);
+  const point_store store(s, points, out_dir);
   size_t jobs = o.jobs;
 #ifdef BCASTSIM_WITH_MPI
   if (jobs == 0 && mpi) jobs = 1;
