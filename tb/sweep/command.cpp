@@ -168,6 +168,7 @@ struct run_state {
   std::vector<std::optional<point_outcome>> outcomes;
   size_t run_now = 0;
   size_t carried = 0;  // finished earlier, read back from results.csv
+  size_t stale = 0;    // ran while a file it reads changed: not recorded (inputs.h)
 };
 
 // Rank 0 (or the only process): hands out the pending points, to its own slots and to the
@@ -177,6 +178,13 @@ bool coordinate(run_state& st, const std::vector<size_t>& pending, launcher& loc
   size_t next = 0, done = 0;
   auto record = [&](const point_outcome& o) {
     const point& p = st.points.at(o.index);
+    if (!st.store.inputs_unchanged(p)) {  // read the old file or the new: left to run again
+      ++done;
+      ++st.stale;
+      meter.finished(o.index, false, o.wall_s,
+                     label_of(p) + ": a file it reads changed while it ran; not recorded");
+      return;
+    }
     st.store.record(p, o);
     st.outcomes[o.index] = o;
     ++done;
@@ -334,10 +342,15 @@ int finish(run_state& st, const std::string& out_dir, bool interrupted, const sw
     err << "bcastsim: interrupted; run the same command again to resume\n";
     return 130;
   }
+  if (st.stale) {
+    err << "bcastsim: error: " << st.stale
+        << " points ran while a file they read (topology.file) changed and are not recorded; "
+           "run the same command again to run them on the file as it is now\n";
+  }
   const plots_outcome plots = !o.plots || st.s.plots.empty()
                                   ? plots_outcome::drawn
                                   : draw_plots(out_dir, out, err, o.quiet);
-  return failed || plots == plots_outcome::failed ? 1 : 0;
+  return failed || st.stale || plots == plots_outcome::failed ? 1 : 0;
 }
 
 }  // namespace

@@ -40,6 +40,16 @@ std::string whole_file(const std::string& key, const std::string& path, const st
   return text;
 }
 
+// Size and modification time: a file whose stamp is unchanged is taken as unchanged.
+std::string stamp_of(const std::string& path) {
+  std::error_code ec;
+  const auto size = fs::file_size(path, ec);
+  if (ec) return {};
+  const auto time = fs::last_write_time(path, ec);
+  if (ec) return {};
+  return std::to_string(size) + "@" + std::to_string(time.time_since_epoch().count());
+}
+
 }  // namespace
 
 point_inputs::point_inputs(const study& s, const std::vector<point>& points)
@@ -94,6 +104,7 @@ std::vector<std::pair<std::string, std::string>> point_inputs::files_of(const po
 
 void point_inputs::read(const std::string& key, const std::string& path, const std::string& from) {
   if (m_hash.count(path)) return;
+  m_stamp[path] = stamp_of(path);  // before reading: an edit while it is read shows later
   m_hash[path] = hex64(network::fnv1a(whole_file(key, path, from)));
 }
 
@@ -101,6 +112,19 @@ nlohmann::json point_inputs::hashes(const point& p) const {
   nlohmann::json j = nlohmann::json::object();
   for (const auto& [k, path] : files_of(p)) j[k] = m_hash.at(path);
   return j;
+}
+
+bool point_inputs::unchanged(const point& p) const {
+  for (const auto& [k, path] : files_of(p)) {
+    const std::string stamp = stamp_of(path);
+    if (!stamp.empty() && stamp == m_stamp.at(path)) continue;
+    try {
+      if (hex64(network::fnv1a(whole_file(k, path, ""))) != m_hash.at(path)) return false;
+    } catch (const config_error&) {
+      return false;  // gone or unreadable now
+    }
+  }
+  return true;
 }
 
 }  // namespace bcastsim::tb::sweep

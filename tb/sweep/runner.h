@@ -52,6 +52,8 @@ class point_store {
   std::string scenario_hash() const;
   // {key: FNV-1a hex} of the files the point reads (an edited graph file means re-run).
   nlohmann::json input_hashes(const point& p) const { return m_inputs.hashes(p); }
+  // Whether those files are still as input_hashes says (point_inputs::unchanged).
+  bool inputs_unchanged(const point& p) const { return m_inputs.unchanged(p); }
   std::vector<std::string> argv(const point& p, const std::string& exe) const;
 
   // A result file that parses and has the command's sections (config, collective, ...).

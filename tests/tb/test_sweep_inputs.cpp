@@ -6,7 +6,11 @@
 
 #include "sweep_runner.h"
 
+#include <sys/wait.h>
+
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 using namespace bcastsim::test;
 namespace fs = std::filesystem;
@@ -199,4 +203,38 @@ BOOST_AUTO_TEST_CASE(a_study_reads_its_graph_files_before_any_point_runs) {
   BOOST_CHECK_EQUAL(folder.code, 2);
   BOOST_CHECK(contains(folder.output, "topology.file: cannot read '" + dir + "/s/folder.yaml'"));
   BOOST_CHECK(contains(folder.output, "it is a directory"));
+}
+
+// A point running while its graph file is edited may have read either version: it is not
+// recorded (exit 1, saying so), and the next run runs it on the file as it is then.
+BOOST_AUTO_TEST_CASE(a_point_running_while_its_graph_file_changes_is_not_recorded) {
+  const std::string dir = fresh_dir();
+  write(dir + "/g.yaml", graph_text("4.7"));
+  // One point of 128 MiB: a second or two, so the edit comes while it runs.
+  const std::string study =
+      write_study(dir, "name: slow\nset: {topology.kind: graph, topology.file: " + dir +
+                           "/g.yaml, collective.bytes: 134217728}\n");
+  const std::string out = dir + "/out";
+  const pid_t pid = start_sweep(study, out, dir + "/sweep.log");
+  BOOST_REQUIRE(pid >= 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(out + "/points/0000/point.json") &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  write(dir + "/g.yaml", graph_text("0.5"));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const std::string log = read_file(dir + "/sweep.log");
+  BOOST_TEST_INFO(log);
+  BOOST_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+  BOOST_CHECK(contains(log, "changed and are not recorded; run the same command again"));
+  BOOST_CHECK(!fs::exists(out + "/points/0000/status.json"));
+
+  fs::remove_all(out + "/points");  // its results.csv row alone must not pass for the new file
+  const outcome again = run_cli("sweep " + study + " -q --out " + out);
+  BOOST_TEST_INFO(again.output);
+  BOOST_CHECK_EQUAL(again.code, 0);
+  const outcome fresh = run_cli("sweep " + study + " -q --out " + dir + "/fresh");
+  BOOST_CHECK_EQUAL(fresh.code, 0);
+  BOOST_CHECK(read_file(out + "/results.csv") == read_file(dir + "/fresh/results.csv"));
 }
