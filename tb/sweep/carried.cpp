@@ -48,17 +48,16 @@ std::string point_key(const nlohmann::json& values, const nlohmann::json& replic
   return values.dump() + "#" + replicate.dump();
 }
 
-// The hashes of the files each point of study.json read, by point_key; a point without
-// (it read none, or an older bcastsim wrote it) maps to an empty object.
+// The hashes of the files each point of study.json read, by point_key; a point that read
+// none (or that an older bcastsim wrote) is not there.
 std::map<std::string, nlohmann::json> recorded_inputs(const nlohmann::json& j) {
   std::map<std::string, nlohmann::json> by_point;
   const auto points = j.find("points");
   if (points == j.end() || !points->is_array()) return by_point;
   for (const auto& e : *points) {
-    if (!e.is_object() || !e.contains("values") || !e.contains("replicate")) continue;
-    const auto files = e.find("inputs_fnv1a");
-    by_point[point_key(e["values"], e["replicate"])] =
-        files == e.end() ? nlohmann::json::object() : *files;
+    if (!e.is_object() || !e.contains("inputs_fnv1a")) continue;
+    if (!e.contains("values") || !e.contains("replicate")) continue;
+    by_point[point_key(e["values"], e["replicate"])] = e["inputs_fnv1a"];
   }
   return by_point;
 }
