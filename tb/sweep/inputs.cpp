@@ -5,6 +5,8 @@
 #include "tb/format.h"
 #include "tb/yaml_input.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -40,14 +42,13 @@ std::string whole_file(const std::string& key, const std::string& path, const st
   return text;
 }
 
-// Size and modification time: a file whose stamp is unchanged is taken as unchanged.
+// Inode, size and modification time: a file whose stamp is unchanged is taken as unchanged
+// (an editor that writes a new file and renames it changes the inode).
 std::string stamp_of(const std::string& path) {
-  std::error_code ec;
-  const auto size = fs::file_size(path, ec);
-  if (ec) return {};
-  const auto time = fs::last_write_time(path, ec);
-  if (ec) return {};
-  return std::to_string(size) + "@" + std::to_string(time.time_since_epoch().count());
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + "@" +
+         std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
 }
 
 }  // namespace

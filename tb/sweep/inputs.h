@@ -32,8 +32,8 @@ class point_inputs {
   // {key: FNV-1a hex} of the files the point reads; an empty object when it reads none.
   nlohmann::json hashes(const point& p) const;
   // Whether the point's files still hash as they did when the sweep started: a point that ran
-  // while one was edited may have read either, so it is not recorded. A file whose size and
-  // modification time are unchanged is not read again.
+  // while one was edited may have read either, so it is not recorded. A file whose inode,
+  // size and modification time are unchanged is not read again.
   bool unchanged(const point& p) const;
 
  private:
@@ -45,7 +45,7 @@ class point_inputs {
   std::vector<std::pair<std::string, std::string>> m_fixed;  // base scenario and set:, resolved
   std::vector<std::string> m_varied;                         // varied input-file keys
   std::map<std::string, std::string> m_hash;                 // resolved path -> FNV-1a hex
-  std::map<std::string, std::string> m_stamp;                // resolved path -> size, mtime
+  std::map<std::string, std::string> m_stamp;                // resolved path -> inode, size, mtime
 };
 
 }  // namespace bcastsim::tb::sweep
