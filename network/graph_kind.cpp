@@ -32,7 +32,8 @@ topology_kind graph_kind() {
   k.params = {
       params::text_key("topology.file", "",
                        "graph file: .yaml/.yml is YAML, any other name an edge list "
-                       "(network/GRAPH_FILES.md)"),
+                       "(network/GRAPH_FILES.md); relative to the scenario file naming it, or "
+                       "to the working directory when given with --set"),
       params::choice_key("routing.kind", "minimal", {"minimal"},
                          "routing policy: minimal (least-cost paths by class cost, flows hashed "
                          "over equal-cost paths; VC = class-rank descents so far)"),

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -246,7 +247,14 @@ config config::from_yaml_text(const std::string& text, const std::string& origin
 }
 
 config config::from_yaml_file(const std::string& path) {
-  return from_yaml_text(read_input_file(path, "", "scenario file"), path);
+  config cfg = from_yaml_text(read_input_file(path, "", "scenario file"), path);
+  // A file the scenario names goes with it: relative to the scenario's folder, not to
+  // wherever bcastsim runs (a study or a checkout elsewhere reads the same file).
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  for (auto& [key, value] : cfg.m_given) {
+    if (is_input_file_key(key)) value = resolve_input_path(value, folder);
+  }
+  return cfg;
 }
 
 void config::set(const std::string& assignment) {

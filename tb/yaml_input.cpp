@@ -56,6 +56,17 @@ void check_utf8(const std::string& text, const std::string& key, const std::stri
                               std::to_string(at) + "); allowed: UTF-8 text");
 }
 
+bool is_input_file_key(const std::string& key) {
+  // The only key a run reads a file by (trace.vcd is written, cosim's replay file a flag).
+  return key == "topology.file";
+}
+
+std::string resolve_input_path(const std::string& value, const std::string& folder) {
+  const std::filesystem::path p = value;
+  if (value.empty() || p.is_absolute() || folder.empty()) return value;
+  return (std::filesystem::path(folder) / p).lexically_normal().string();
+}
+
 std::string read_input_file(const std::string& path, const std::string& key,
                             const std::string& what) {
   const std::string name = what + " '" + path + "'";

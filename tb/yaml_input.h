@@ -29,6 +29,13 @@ void check_utf8(const std::string& text, const std::string& key, const std::stri
 std::string read_input_file(const std::string& path, const std::string& key,
                             const std::string& what);
 
+// Whether `key` names a file the run reads (topology.file): relative to the scenario file
+// that gives it, and part of what a sweep's point stands for (tb/sweep/inputs.h).
+bool is_input_file_key(const std::string& key);
+// `value` read from a file in `folder`: relative to that folder (lexically normal); an
+// absolute or empty value, or an empty folder (the working directory), unchanged.
+std::string resolve_input_path(const std::string& value, const std::string& folder);
+
 // One YAML document parsed from `text` (from `origin`, for messages). Refused with
 // config_error(key): a parse error, more than one document, a key that is not a plain
 // scalar (`? [a, b]`), a key given twice in one mapping, an alias to a node still being

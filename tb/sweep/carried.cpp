@@ -17,9 +17,7 @@ namespace {
 
 // Why study.json does not describe this study (the same runs, whatever the points' order):
 // the first key that differs, or "" when none does.
-std::string study_differs(const study& s, const point_store& store) {
-  const auto j = nlohmann::json::parse(
-      read_text((fs::path(store.out_dir()) / "study.json").string()), nullptr, false);
+std::string study_differs(const study& s, const point_store& store, const nlohmann::json& j) {
   if (!j.is_object()) return "study.json cannot be read";
   nlohmann::json set = nlohmann::json::object();
   for (const auto& [k, v] : s.fixed) set[k] = v;
@@ -42,6 +40,38 @@ std::string study_differs(const study& s, const point_store& store) {
     }
   }
   return {};
+}
+
+// What a point is in study.json's list of points, its index left out (values added to the
+// study move the indices).
+std::string point_key(const nlohmann::json& values, const nlohmann::json& replicate) {
+  return values.dump() + "#" + replicate.dump();
+}
+
+// The hashes of the files each point of study.json read, by point_key; a point that read
+// none (or that an older bcastsim wrote) is not there.
+std::map<std::string, nlohmann::json> recorded_inputs(const nlohmann::json& j) {
+  std::map<std::string, nlohmann::json> by_point;
+  const auto points = j.find("points");
+  if (points == j.end() || !points->is_array()) return by_point;
+  for (const auto& e : *points) {
+    if (!e.is_object() || !e.contains("inputs_fnv1a")) continue;
+    if (!e.contains("values") || !e.contains("replicate")) continue;
+    by_point[point_key(e["values"], e["replicate"])] = e["inputs_fnv1a"];
+  }
+  return by_point;
+}
+
+// Whether the files the point reads now are those its row ran on (study.json's record of
+// them): a graph file edited since runs the point again.
+bool same_inputs(const point& p, const point_store& store,
+                 const std::map<std::string, nlohmann::json>& recorded) {
+  const nlohmann::json now = store.input_hashes(p);
+  if (now.empty()) return true;  // it reads no file: nothing to compare, as before
+  nlohmann::json values = nlohmann::json::object();
+  for (const auto& [k, v] : p.values) values[k] = v;
+  const auto it = recorded.find(point_key(values, p.replicate));
+  return it != recorded.end() && it->second == now;
 }
 
 // A cell as result.json held it: JSON text (a number, a list) when it reads back to the same
@@ -180,7 +210,9 @@ carried_rows carried_outcomes(const study& s, const std::vector<point>& points,
     out.refused = "its header is not this study's (the varied keys changed)";
     return out;
   }
-  if (out.refused = study_differs(s, store); !out.refused.empty()) return out;
+  const auto j = nlohmann::json::parse(
+      read_text((fs::path(store.out_dir()) / "study.json").string()), nullptr, false);
+  if (out.refused = study_differs(s, store, j); !out.refused.empty()) return out;
   for (const std::string& c : s.columns) {
     if (deterministic_column(c) && std::find(header.begin(), header.end(), c) == header.end()) {
       out.refused = "it has no column " + c + " (added to the study's columns)";
@@ -194,9 +226,14 @@ carried_rows carried_outcomes(const study& s, const std::vector<point>& points,
     by_head.emplace(std::vector<std::string>(rows[r].begin() + 1, rows[r].begin() + status_at),
                     &rows[r]);
   }
+  const auto recorded = recorded_inputs(j);
   for (const point& p : points) {
     const auto it = by_head.find(row_fields(s, p));
     if (it == by_head.end()) continue;
+    if (!same_inputs(p, store, recorded)) {
+      out.changed_inputs += 1;
+      continue;
+    }
     auto& o = out.outcomes[p.index] = outcome_of(header, *it->second, status_at);
     if (o) o->index = p.index;
   }

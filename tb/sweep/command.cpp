@@ -72,6 +72,9 @@ nlohmann::ordered_json study_json(const study& s, const std::vector<point>& poin
     for (const auto& [k, v] : p.values) e["values"][k] = v;
     e["replicate"] = p.replicate;
     e["seed"] = p.seed;
+    // What the point's row ran on (carried.h); absent when it reads no file.
+    const nlohmann::json files = store.input_hashes(p);
+    for (const auto& f : files.items()) e["inputs_fnv1a"][f.key()] = f.value().get<std::string>();
     j["points"].push_back(std::move(e));
   }
   return j;
@@ -165,6 +168,7 @@ struct run_state {
   std::vector<std::optional<point_outcome>> outcomes;
   size_t run_now = 0;
   size_t carried = 0;  // finished earlier, read back from results.csv
+  size_t stale = 0;    // ran while a file it reads changed: not recorded (inputs.h)
 };
 
 // Rank 0 (or the only process): hands out the pending points, to its own slots and to the
@@ -174,6 +178,13 @@ bool coordinate(run_state& st, const std::vector<size_t>& pending, launcher& loc
   size_t next = 0, done = 0;
   auto record = [&](const point_outcome& o) {
     const point& p = st.points.at(o.index);
+    if (!st.store.inputs_unchanged(p)) {  // read the old file or the new: left to run again
+      ++done;
+      ++st.stale;
+      meter.finished(o.index, false, o.wall_s,
+                     label_of(p) + ": a file it reads changed while it ran; not recorded");
+      return;
+    }
     st.store.record(p, o);
     st.outcomes[o.index] = o;
     ++done;
@@ -260,6 +271,12 @@ std::vector<size_t> pending_points(run_state& st, bool retry_failed, const selec
     err << "bcastsim: note: the finished rows of " << st.store.out_dir()
         << "/results.csv are not taken as finished: " << rows.refused << "\n";
   }
+  if (rows.changed_inputs) {
+    err << "bcastsim: note: " << rows.changed_inputs << " finished rows of " << st.store.out_dir()
+        << "/results.csv are not taken as finished: a file their point reads (topology.file) "
+           "changed since, or "
+           "study.json does not record it\n";
+  }
   std::vector<size_t> pending;
   for (const point& p : st.points) {
     const bool chosen = sel.contains(p);
@@ -325,10 +342,15 @@ int finish(run_state& st, const std::string& out_dir, bool interrupted, const sw
     err << "bcastsim: interrupted; run the same command again to resume\n";
     return 130;
   }
+  if (st.stale) {
+    err << "bcastsim: error: " << st.stale
+        << " points ran while a file they read (topology.file) changed and are not recorded; "
+           "run the same command again to run them on the file as it is now\n";
+  }
   const plots_outcome plots = !o.plots || st.s.plots.empty()
                                   ? plots_outcome::drawn
                                   : draw_plots(out_dir, out, err, o.quiet);
-  return failed || plots == plots_outcome::failed ? 1 : 0;
+  return failed || st.stale || plots == plots_outcome::failed ? 1 : 0;
 }
 
 }  // namespace
@@ -361,7 +383,7 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
     return 0;
   }
   const std::string out_dir = o.out_dir.empty() ? "results/" + s.name : o.out_dir;
-  const point_store store(s, out_dir);
+  const point_store store(s, points, out_dir);
   size_t jobs = o.jobs;
 #ifdef BCASTSIM_WITH_MPI
   if (jobs == 0 && mpi) jobs = 1;

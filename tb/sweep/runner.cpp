@@ -83,7 +83,8 @@ point_outcome point_outcome::from_json(const nlohmann::json& j) {
   return o;
 }
 
-point_store::point_store(const study& s, std::string out_dir) : m_study(s) {
+point_store::point_store(const study& s, const std::vector<point>& points, std::string out_dir)
+    : m_study(s), m_inputs(s, points) {
   std::error_code ec;
   fs::create_directories(fs::path(out_dir) / "points", ec);
   if (ec) {
@@ -108,22 +109,29 @@ std::string point_store::scenario_hash() const {
 }
 
 nlohmann::json point_store::identity(const point& p) const {
-  return {{"index", p.index},
-          {"command", m_study.command},
-          // The base scenario by content: a moved checkout resumes, an edited file re-runs.
-          {"scenario_fnv1a", scenario_hash()},
-          {"set", pairs(m_study.fixed)},
-          {"values", pairs(p.values)},
-          {"replicate", p.replicate},
-          {"seed", p.seed}};
+  nlohmann::json id = {{"index", p.index},
+                       {"command", m_study.command},
+                       // The base scenario by content: a moved checkout resumes, an edited
+                       // file re-runs.
+                       {"scenario_fnv1a", scenario_hash()},
+                       {"set", pairs(m_study.fixed)},
+                       {"values", pairs(p.values)},
+                       {"replicate", p.replicate},
+                       {"seed", p.seed}};
+  // The files it reads the same way; absent when it reads none, as in older point.json files.
+  if (nlohmann::json files = input_hashes(p); !files.empty()) id["inputs_fnv1a"] = files;
+  return id;
 }
 
 std::vector<std::string> point_store::argv(const point& p, const std::string& exe) const {
   std::vector<std::string> a{exe, m_study.command};
   if (!m_study.scenario.empty()) a.push_back(m_study.scenario);
-  for (const auto& [k, v] : m_study.fixed) a.insert(a.end(), {"--set", k + "=" + v});
+  // A file the study names is relative to the study's folder: the child gets it resolved.
+  for (const auto& [k, v] : m_study.fixed) {
+    a.insert(a.end(), {"--set", k + "=" + m_inputs.argument(k, v)});
+  }
   for (const auto& [k, v] : p.values) {
-    if (k != "seed") a.insert(a.end(), {"--set", k + "=" + v});
+    if (k != "seed") a.insert(a.end(), {"--set", k + "=" + m_inputs.argument(k, v)});
   }
   a.insert(a.end(), {"--seed", std::to_string(p.seed), "--out", dir_of(p), "-q"});
   return a;

@@ -1,7 +1,8 @@
 // Running a study's points: each point is one `bcastsim run` (or `analyze`) child process,
 // because SystemC allows one design per process. The point store keeps every point's files
 // in its own directory under the study's output directory:
-//   point.json   what the point is (values, seed, the base scenario's hash, fixed keys)
+//   point.json   what the point is (values, seed, fixed keys, the base scenario's hash and
+//                the hashes of the files it reads: tb/sweep/inputs.h)
 //   result.json  the run's result (analyze.json for command: analyze)
 //   status.json  ok | failed, exit code, error, wall time; written last, so a point with a
 //                status.json matching its point.json (and, when ok, a valid result file) is
@@ -9,6 +10,7 @@
 //   log.txt      the child's output
 #pragma once
 
+#include "tb/sweep/inputs.h"
 #include "tb/sweep/study.h"
 
 #include <sys/types.h>
@@ -38,7 +40,9 @@ struct point_outcome {
 
 class point_store {
  public:
-  point_store(const study& s, std::string out_dir);
+  // Reads every file the points read before it makes the output directory: config_error
+  // (exit code 2) when one cannot be read.
+  point_store(const study& s, const std::vector<point>& points, std::string out_dir);
 
   const std::string& out_dir() const { return m_out; }
   std::string dir_of(const point& p) const;       // absolute
@@ -46,6 +50,10 @@ class point_store {
   nlohmann::json identity(const point& p) const;  // point.json's content
   // The base scenario file's FNV-1a hash in hex ("" without one): edited means re-run.
   std::string scenario_hash() const;
+  // {key: FNV-1a hex} of the files the point reads (an edited graph file means re-run).
+  nlohmann::json input_hashes(const point& p) const { return m_inputs.hashes(p); }
+  // Whether those files are still as input_hashes says (point_inputs::unchanged).
+  bool inputs_unchanged(const point& p) const { return m_inputs.unchanged(p); }
   std::vector<std::string> argv(const point& p, const std::string& exe) const;
 
   // A result file that parses and has the command's sections (config, collective, ...).
@@ -70,6 +78,7 @@ class point_store {
 
  private:
   const study& m_study;
+  point_inputs m_inputs;
   std::string m_out;
   uint64_t m_scenario_hash = 0;
 };

@@ -164,3 +164,24 @@ BOOST_AUTO_TEST_CASE(text_that_is_not_utf8_is_refused_naming_the_key) {
   BOOST_TEST(o.code == 2, o.output);
   BOOST_TEST(contains(o.output, "not UTF-8 text (byte 0xff"), o.output);
 }
+
+// A file a scenario file names is relative to the scenario's folder (issue 39); only
+// topology.file names one.
+BOOST_AUTO_TEST_CASE(input_files_resolve_against_the_folder_of_the_file_naming_them) {
+  using bcastsim::tb::is_input_file_key;
+  using bcastsim::tb::resolve_input_path;
+  BOOST_TEST(is_input_file_key("topology.file"));
+  BOOST_TEST(!is_input_file_key("trace.vcd"));  // written, not read
+  BOOST_TEST(resolve_input_path("g.yaml", "exp") == "exp/g.yaml");
+  BOOST_TEST(resolve_input_path("../graphs/g.yaml", "exp/a") == "exp/graphs/g.yaml");
+  BOOST_TEST(resolve_input_path("/abs/g.yaml", "exp") == "/abs/g.yaml");
+  BOOST_TEST(resolve_input_path("g.yaml", "") == "g.yaml");  // the working directory's
+  BOOST_TEST(resolve_input_path("", "exp").empty());         // none given stays none
+
+  const std::string dir = bcastsim::test::fresh_dir();
+  std::ofstream(dir + "/base.yaml") << "topology: {kind: graph, file: sub/g.yaml}\n";
+  BOOST_TEST(config::from_yaml_file(dir + "/base.yaml").text("topology.file") ==
+             dir + "/sub/g.yaml");
+  BOOST_TEST(config::from_yaml_text("topology: {kind: graph, file: g.yaml}\n", "text")
+                 .text("topology.file") == "g.yaml");
+}
