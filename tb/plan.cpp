@@ -3,6 +3,7 @@
 #include "algorithms/registry.h"
 #include "algorithms/verify.h"
 #include "network/topology_kind.h"
+#include "tb/fault_links.h"
 #include "tb/simulation.h"
 #include "tlm/units.h"
 
@@ -129,6 +130,7 @@ plan make_plan(scenario& s) {
     throw config_error("job.ranks", e.what());
   }
   check_background_load(s);
+  parse_drop_packets(s.fault_drop_packet, *p.topo);  // the fabric applies it; refused alike
   // Adversarial traffic sends group i to group i + 1: one group would send to itself, which
   // is uniform traffic under another name.
   if (s.traffic.kind == "adversarial" && p.topo->num_groups() < 2) {

@@ -340,3 +340,35 @@ BOOST_AUTO_TEST_CASE(cli_analyze_bad_input_exits_2) {
   BOOST_TEST(o.code == 2, o.output);
   BOOST_TEST(contains(o.output, "nope"), o.output);
 }
+
+// Issue 39: `analyze` exited 0 on scenarios `run` refused during elaboration. One check for
+// both (make_plan, the family's check_hardware): the same exit code and the same message.
+BOOST_AUTO_TEST_CASE(analyze_refuses_what_run_refuses_with_the_same_message) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      // Two ranks on one Tofu2 node would both drive its TNIs.
+      {"--set topology.kind=torus --set topology.x=1 --set topology.y=1 --set topology.z=1 "
+       "--set topology.terminals_per_node=4 --set job.ranks_per_node=2 "
+       "--set collective.algorithm=tofu2-trinaryx3 --set collective.bytes=4096",
+       "share a node and would both drive TNI"},
+      // One more packet than 64 bits count.
+      {"--set nic.kind=lanai --set fault.drop_packet=link_nic_0:18446744073709551616",
+       "fault.drop_packet: 'link_nic_0:18446744073709551616' is not LINK:N"},
+      // A link the fabric does not make.
+      {"--set nic.kind=lanai --set fault.drop_packet=link_nic_72:1",
+       "fault.drop_packet: 'link_nic_72' is not a link; allowed: link_r0_0 .. link_r35_6"},
+      // Too few queues per TNI for two collectives on the same TNIs.
+      {"--set topology.kind=torus --set topology.x=1 --set topology.y=1 --set topology.z=1 "
+       "--set topology.terminals_per_node=4 --set job.ranks_per_node=1 "
+       "--set tofu2.queues_per_tni=1 --set collectives.0.algorithm=tofu2-pipeline "
+       "--set collectives.1.algorithm=tofu2-pipeline",
+       "tofu2.queues_per_tni = 1 is too few"},
+  };
+  for (const auto& [args, message] : cases) {
+    const outcome run = run_cli("run -q --out " + fresh_dir() + " " + args);
+    const outcome an = run_cli("analyze -q --out " + fresh_dir() + " " + args);
+    BOOST_TEST(run.code == 2, args << ": " << run.output);
+    BOOST_TEST(an.code == 2, args << ": " << an.output);
+    BOOST_TEST(contains(run.output, message), run.output);
+    BOOST_TEST(an.output == run.output, "analyze: " << an.output << "\nrun: " << run.output);
+  }
+}
