@@ -1,6 +1,7 @@
 #include "tb/tofu2/family.h"
 
 #include "hw/tofu2/command_queue.h"
+#include "hw/tofu2/frames.h"
 #include "tb/atomic_file.h"
 #include "tb/config.h"
 #include "tb/cosim/cq_replay.h"
@@ -140,6 +141,36 @@ void check_tnis(const scenario& s, const network::topology& topo, const network:
                                  " is too few: nic_" + std::to_string(t) +
                                  " needs a queue for every Tofu2 collective (and fragment) " +
                                  "its rank is in; raise it (at most 254)");
+        }
+      }
+    }
+  }
+}
+
+// `bcastsim analyze`: every put of every Tofu2 collective's repetitions in offload mode, from
+// the queue's TNI to the receiver's, in frames (the hosts' set-up messages are schedule sends).
+void hardware_messages(const scenario& s, const network::topology& topo,
+                       const network::placement& place, const algorithms::program& prog,
+                       const hardware_sink& sink) {
+  const settings st = read_settings(s.cfg, s);
+  if (!st.options.offload) return;  // host mode: every put is a send of the schedule
+  const hw::tofu2::frame_format frames;
+  for (const uint32_t i : first_instances(prog)) {
+    const algorithms::instance_info& first = prog.instances[i];
+    const auto repetitions = static_cast<uint32_t>(
+        std::count_if(prog.instances.begin(), prog.instances.end(),
+                      [&](const auto& inst) { return inst.collective == first.collective; }));
+    const algorithms::tofu2_plan plan = plan_of(topo, place, first, st.options.segments);
+    for (uint32_t m = 0; m < plan.num_ranks; ++m) {
+      const network::terminal_id own = place.terminal_of(first.ranks[m]);
+      for (uint32_t f = 0; f < plan.fragments; ++f) {  // queue f is on TNI f, as attach()
+        const network::terminal_id src = tni_terminal(topo, own, f);
+        for (const algorithms::toq_descriptor& d : plan.ranks[m].queues[f].commands) {
+          if (d.command != algorithms::toq_command::put) continue;
+          const network::terminal_id dst =
+              tni_terminal(topo, place.terminal_of(first.ranks[d.remote_rank]), d.remote_tni);
+          for (uint32_t k = 0; k < repetitions; ++k)
+            sink.between_terminals(src, dst, frames.frames(d.length));
         }
       }
     }
@@ -508,6 +539,11 @@ offload_family family() {
   f.params = declarations();
   f.check = check;
   f.check_hardware = check_tnis;
+  f.hardware_messages = hardware_messages;
+  // A TNI cuts every message, the hosts' too, into Tofu frames.
+  f.nic_payload_bytes = [](const scenario&) -> uint64_t {
+    return hw::tofu2::frame_format{}.max_payload_bytes();
+  };
   f.create = create;
   f.summary = summary;
   f.sweep_columns = {"tofu2.init_ns",       "tofu2.start_ns",           "tofu2.wait_ns",
