@@ -96,6 +96,18 @@ built build(const collective_spec& spec, const network::topology& topo,
   } catch (const std::invalid_argument& e) {
     throw program_error(key + ".algorithm", rekeyed(e.what(), key));
   }
+  // Tofu2's persistent broadcast (Morie et al.) has one root: MPI_Bcast_init binds a plan,
+  // its queues on every TNI and the root's readiness reports to that root. Every rank a root
+  // would take a persistent request and a queue per TNI for each of the n roots, a use the
+  // paper neither describes nor measures; the hosts can run it (tofu2.mode = host).
+  if (spec.all_roots && b.algo->kind == collective_kind::broadcast && b.algo->offload == "tofu2" &&
+      tofu2.offload) {
+    throw program_error(key + ".roots",
+                        key + ".roots = all with " + b.algo->name +
+                            " and tofu2.mode = offload: the persistent broadcast has one root; "
+                            "allowed: " +
+                            key + ".roots = one, or tofu2.mode = host");
+  }
   b.members = members_of(spec, place.num_ranks(), key);
   const auto m = static_cast<uint32_t>(b.members.size());
   std::vector<network::terminal_id> terminals(m);

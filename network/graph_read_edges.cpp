@@ -5,6 +5,7 @@
 //   ports N                         ports ROUTER N          (radix; optional)
 //   group ROUTER GROUP                                      (optional; default 0)
 //   class NAME [BANDWIDTH_GIB_PER_S LATENCY_NS VC_BUFFER_BYTES [COST]]
+//   terminal_link BANDWIDTH_GIB_PER_S LATENCY_NS VC_BUFFER_BYTES          (optional)
 //   link ROUTER PORT ROUTER PORT CLASS    or    link ROUTER ROUTER CLASS
 // Directives may come in any order. Only the shape of each line is checked here; what the
 // values mean is checked by graph_topology, for both formats alike.
@@ -20,7 +21,7 @@ namespace bcastsim::network::graph_file {
 namespace {
 
 const char* const k_directives =
-    "routers, terminals_per_router, terminals, ports, group, class, link";
+    "routers, terminals_per_router, terminals, ports, group, class, terminal_link, link";
 
 class edge_list_reader {
  public:
@@ -116,6 +117,15 @@ void edge_list_reader::directive(const std::vector<std::string>& w, int line) {
     target.each.push_back({whole(w[1], line, "router").value, whole(w[2], line, d).value, line});
   } else if (d == "class") {
     read_class(w, line);
+  } else if (d == "terminal_link") {
+    expect(w, line, {4}, "BANDWIDTH_GIB_PER_S LATENCY_NS VC_BUFFER_BYTES");
+    once(d, line);
+    class_spec& c = m_spec.terminal_link;
+    c.name = "terminal";
+    c.line = line;
+    c.bandwidth_gib_per_s = {parse_real(m_file, line, "bandwidth_gib_per_s", w[1]), line};
+    c.latency_ns = {parse_real(m_file, line, "latency_ns", w[2]), line};
+    c.vc_buffer_bytes = whole(w[3], line, "vc_buffer_bytes");
   } else if (d == "link") {
     read_link(w, line);
   } else {

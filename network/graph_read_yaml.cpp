@@ -13,7 +13,7 @@ namespace bcastsim::network::graph_file {
 namespace {
 
 const char* const k_top_keys =
-    "routers, terminals_per_router, terminals, ports, classes, groups, links";
+    "routers, terminals_per_router, terminals, ports, classes, terminal_link, groups, links";
 const char* const k_class_keys = "name, bandwidth_gib_per_s, latency_ns, vc_buffer_bytes, cost";
 
 class yaml_reader {
@@ -35,6 +35,7 @@ class yaml_reader {
                        per_router& out) const;
   void read_classes(const YAML::Node& n, int line, spec& s) const;
   class_spec read_class(const YAML::Node& n, int line) const;
+  void read_terminal_link(const YAML::Node& n, int line, spec& s) const;
   void read_links(const YAML::Node& n, int line, spec& s) const;
 
   std::string m_file;
@@ -118,6 +119,20 @@ class_spec yaml_reader::read_class(const YAML::Node& n, int line) const {
   return c;
 }
 
+// {bandwidth_gib_per_s: 0.23, latency_ns: 10, vc_buffer_bytes: 8192}: a class's rates.
+void yaml_reader::read_terminal_link(const YAML::Node& n, int line, spec& s) const {
+  const char* what =
+      "terminal_link is a map with keys bandwidth_gib_per_s, latency_ns, vc_buffer_bytes";
+  if (!n.IsMap()) fail(m_file, line, what);
+  for (const auto& kv : n) {
+    const std::string key = kv.first.Scalar();
+    if (key == "name" || key == "cost") fail(m_file, line_of(kv.first, line), what);
+  }
+  YAML::Node named = YAML::Clone(n);
+  named["name"] = "terminal";
+  s.terminal_link = read_class(named, line);
+}
+
 // [router, port, router, port, class] or [router, router, class].
 void yaml_reader::read_links(const YAML::Node& n, int line, spec& s) const {
   if (n.IsNull()) return;
@@ -185,6 +200,8 @@ spec yaml_reader::read(const std::string& text) {
       read_per_router(v, at, key, s.groups);
     } else if (key == "classes") {
       read_classes(v, at, s);
+    } else if (key == "terminal_link") {
+      read_terminal_link(v, at, s);
     } else if (key == "links") {
       read_links(v, at, s);
     } else {

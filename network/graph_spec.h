@@ -61,6 +61,9 @@ struct spec {
   per_router ports;
   per_router groups;
   std::vector<class_spec> classes;
+  // The terminal links' rates (terminal_link); line 0: not in the file (the scenario's
+  // link.terminal.* and router.vc_buffer_bytes.terminal apply).
+  class_spec terminal_link;
   std::vector<link_spec> links;
 };
 

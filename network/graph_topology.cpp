@@ -226,6 +226,7 @@ graph_topology::graph_topology(const std::string& path) : m_file(path) {
   b.routers = static_cast<uint32_t>(s.routers.value);
   m_link_classes = read_classes(s);
   for (const graph_link_class& c : m_link_classes) m_classes.push_back(c.name);
+  if (s.terminal_link.line != 0) m_terminal_rates = class_rates_of(path, s.terminal_link);
   build_terminals(b);
   build_groups(b);
   build_links(b);
@@ -468,7 +469,9 @@ std::string graph_topology::describe() const {
 }
 
 const link_class_rates* graph_topology::class_rates(link_class c) const {
-  if (c == terminal_class || c > m_link_classes.size()) return nullptr;
+  if (c == terminal_class)
+    return m_terminal_rates.bandwidth_gib_per_s > 0 ? &m_terminal_rates : nullptr;
+  if (c > m_link_classes.size()) return nullptr;
   const link_class_rates& r = m_link_classes[c - 1].rates;
   return r.bandwidth_gib_per_s > 0 ? &r : nullptr;
 }

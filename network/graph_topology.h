@@ -59,6 +59,7 @@ class graph_topology final : public topology {
 
   std::string m_file;
   std::vector<graph_link_class> m_link_classes;  // [class - 1]
+  link_class_rates m_terminal_rates;             // terminal_link; bandwidth 0: not given
   std::vector<group_id> m_groups;                // [router]
   uint32_t m_num_groups = 1;
 };
@@ -73,7 +74,8 @@ class graph_topology final : public topology {
 //     as its own minimal routing does (one global hop at most: 3+3 > 1+3+1).
 //   class_rates: rates of class c at [c], used when topo.class_rates(c) gives none; a class
 //     with neither is written without rates ("not given": its class_rates() is nullptr
-//     when loaded back).
+//     when loaded back). [0], the terminal links' rates, is written as terminal_link, so a
+//     topology whose terminal links differ from the graph kind's default keeps them.
 void write_graph_yaml(const topology& topo, std::ostream& os,
                       const std::vector<double>& class_cost = {},
                       const std::vector<link_class_rates>& class_rates = {});

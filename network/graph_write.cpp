@@ -21,6 +21,7 @@ struct cable {
 // What both formats write, checked once.
 struct graph_content {
   std::vector<graph_link_class> classes;  // [class - 1]
+  link_class_rates terminal;              // bandwidth 0: not written
   std::vector<uint32_t> terminals;        // [router]
   std::vector<group_id> groups;           // [router]
   std::vector<cable> cables;              // each once, from its lower (router, port) end
@@ -68,6 +69,11 @@ graph_content collect(const topology& topo, const std::vector<double>& class_cos
   if (topo.num_routers() == 0) refuse("the topology has no router");
   graph_content g;
   g.classes = classes_of(topo, class_cost, class_rates);
+  if (const link_class_rates* r = topo.class_rates(terminal_class)) {
+    g.terminal = *r;
+  } else if (!class_rates.empty()) {
+    g.terminal = class_rates.front();
+  }
   terminal_id next_terminal = 0;
   for (router_id r = 0; r < topo.num_routers(); ++r) {
     uint32_t terms = 0;
@@ -157,6 +163,12 @@ void write_graph_yaml(const topology& topo, std::ostream& os, const std::vector<
     }
     os << ", cost: " << c.cost << "}\n";
   }
+  if (g.terminal.bandwidth_gib_per_s > 0) {
+    os << "terminal_link: {bandwidth_gib_per_s: "
+       << params::format_real(g.terminal.bandwidth_gib_per_s)
+       << ", latency_ns: " << params::format_real(g.terminal.latency_ns)
+       << ", vc_buffer_bytes: " << g.terminal.vc_buffer_bytes << "}\n";
+  }
   if (has_groups(g)) {
     os << "groups: ";
     write_flow_list(os, g.groups);
@@ -196,6 +208,10 @@ void write_graph_edge_list(const topology& topo, std::ostream& os,
     os << "class " << c.name << ' ' << params::format_real(c.rates.bandwidth_gib_per_s) << ' '
        << params::format_real(c.rates.latency_ns) << ' ' << c.rates.vc_buffer_bytes << ' ' << c.cost
        << "\n";
+  }
+  if (g.terminal.bandwidth_gib_per_s > 0) {
+    os << "terminal_link " << params::format_real(g.terminal.bandwidth_gib_per_s) << ' '
+       << params::format_real(g.terminal.latency_ns) << ' ' << g.terminal.vc_buffer_bytes << "\n";
   }
   if (has_groups(g)) {
     for (router_id r = 0; r < topo.num_routers(); ++r)

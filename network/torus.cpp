@@ -61,7 +61,13 @@ std::array<bool, torus_num_dims> parse_torus_mesh(const std::string& text) {
   for (;;) {
     const size_t comma = list.find(',', start);
     const std::string item = trim(list.substr(start, comma - start));
-    mesh[parse_dim(text, item)] = true;
+    const uint32_t d = parse_dim(text, item);
+    if (mesh[d]) {  // "x,x": a typo for another dimension, not a line twice
+      throw topology_error("topology.mesh", "topology.mesh = '" + text + "' names " +
+                                                torus_dim_names[d] + " twice; allowed: each of " +
+                                                allowed_dims() + " at most once");
+    }
+    mesh[d] = true;
     if (comma == std::string::npos) break;
     start = comma + 1;
   }

@@ -49,7 +49,7 @@ topology_kind torus_kind() {
                        "terminals (NICs) attached to every torus node's router"),
       params::text_key("topology.mesh", "",
                        "torus dimensions that are lines, not rings: a list of x, y, z, a, b, c, "
-                       "e.g. \"x,z\" or \"[x, z]\"; empty: all rings"),
+                       "each at most once, e.g. \"x,z\" or \"[x, z]\"; empty: all rings"),
       params::choice_key("routing.kind", "dimension-order", {"dimension-order"},
                          "routing policy: dimension-order (x, y, z, a, b, c; minimal; "
                          "dateline VCs)"),

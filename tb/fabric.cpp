@@ -1,7 +1,6 @@
 #include "tb/fabric.h"
 
-#include <sstream>
-
+#include "tb/fault_links.h"
 #include "tlm/units.h"
 
 #include <algorithm>
@@ -101,31 +100,8 @@ void fabric::set_faults(const scenario& s) {
     f[i].seed = network::splitmix64(s.seed ^ network::splitmix64(0xfa017 + i));
     f[i].pool = &pool;
   }
-  std::stringstream list(s.fault_drop_packet);
-  for (std::string item; std::getline(list, item, ',');) {
-    const size_t colon = item.rfind(':');
-    const std::string name = item.substr(0, colon);
-    uint64_t nth = 0;
-    try {
-      if (colon == std::string::npos || colon + 1 == item.size()) throw std::invalid_argument("");
-      const std::string n = item.substr(colon + 1);
-      if (n.find_first_not_of("0123456789") != std::string::npos) throw std::invalid_argument("");
-      nth = std::stoull(n);
-      if (nth == 0) throw std::invalid_argument("");
-    } catch (const std::exception&) {
-      throw config_error("fault.drop_packet", "fault.drop_packet: '" + item +
-                                                  "' is not LINK:N with N a whole number >= 1");
-    }
-    size_t i = 0;
-    while (i < links.size() && name != links[i]->basename()) ++i;
-    if (i == links.size()) {
-      throw config_error("fault.drop_packet",
-                         "fault.drop_packet: '" + name +
-                             "' is not a link; allowed: " + std::string(links.front()->basename()) +
-                             " .. " + links.back()->basename() +
-                             " (link_nic_T: terminal T into its router; link_rR_P: out of "
-                             "router R's port P)");
-    }
+  // links[i] is fabric_link_names(topo)[i]: both walk routers and ports in the same order.
+  for (const auto& [i, nth] : parse_drop_packets(s.fault_drop_packet, m_topo)) {
     f[i].drop_nth.push_back(nth);
   }
   for (size_t i = 0; i < links.size(); ++i) links[i]->set_faults(f[i]);

@@ -184,8 +184,12 @@ void print_analyze_table(const nlohmann::json& r, const std::string& path) {
   auto row = [](const char* name) -> std::ostream& {
     return std::cout << "  " << std::left << std::setw(22) << name;
   };
-  row("makespan") << c["makespan_links"] << " links, " << c["makespan_packets"]
-                  << " packet times\n";
+  if (c["makespan_links"].is_null()) {
+    row("makespan") << "not modelled (" << c["makespan_not_modelled"].get<std::string>() << ")\n";
+  } else {
+    row("makespan") << c["makespan_links"] << " links, " << c["makespan_packets"]
+                    << " packet times\n";
+  }
   row("messages") << c["messages"] << "\n";
   if (c["sends_max"] == 0) {
     row("busiest sender") << "none (no point-to-point sends)\n";

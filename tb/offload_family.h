@@ -100,6 +100,18 @@ struct offload_context {
 
 using summary_row = std::function<std::ostream&(const char* name)>;
 
+// `bcastsim analyze`: where a family reports the messages its hardware sends by itself.
+struct hardware_sink {
+  // One message of `packets` packets from terminal src to terminal dst, routed as the NICs
+  // route it (Tofu2's puts, the LANai NICs' gossip packets).
+  std::function<void(network::terminal_id src, network::terminal_id dst, uint64_t packets)>
+      between_terminals;
+  // `packets` packets, each its own message, over the cable between neighbouring routers
+  // (the Galaxyfly engines' forwards); no terminal link and no delivered packet.
+  std::function<void(network::router_id from, network::router_id to, uint64_t packets)>
+      between_routers;
+};
+
 struct offload_family {
   std::string name;  // its keys' section (NAME.*) and its result.json section
   std::string description;
@@ -138,6 +150,16 @@ struct offload_family {
   nlohmann::json (*analyze)(const scenario& s, const network::topology& topo,
                             const network::placement& place,
                             const algorithms::program& prog) = nullptr;
+  // `bcastsim analyze`: every message the family's hardware sends by itself, which no host
+  // op shows, so analyze's traversals count them as run's do (its link model does not time
+  // them: the makespans are then not given). nullptr: none.
+  void (*hardware_messages)(const scenario& s, const network::topology& topo,
+                            const network::placement& place, const algorithms::program& prog,
+                            const hardware_sink& sink) = nullptr;
+  // `bcastsim analyze`: the most data bytes one packet of the family's NICs carries, where
+  // they cut messages otherwise than the host NIC (a LANai's GM MTU, a Tofu frame). nullptr:
+  // network.packet_bytes.
+  uint64_t (*nic_payload_bytes)(const scenario& s) = nullptr;
 };
 
 // Every registered family.

@@ -3,6 +3,7 @@
 #include "algorithms/registry.h"
 #include "algorithms/verify.h"
 #include "network/topology_kind.h"
+#include "tb/fault_links.h"
 #include "tb/simulation.h"
 #include "tlm/units.h"
 
@@ -15,9 +16,44 @@ namespace bcastsim::tb {
 
 namespace {
 
+// The terminal links' rates a topology brings itself (a graph file's terminal_link, e.g. a
+// Myrinet written by `bcastsim graph`), where the scenario does not set them: the kind's
+// defaults would otherwise replace them. A key given wins, each on its own.
+void apply_terminal_rates(scenario& s, const network::topology& topo) {
+  const network::link_class_rates* r = topo.class_rates(network::terminal_class);
+  if (!r) return;
+  const auto& given = s.cfg.given();
+  tlm_net::link_params& lp = s.links[network::terminal_class];
+  if (!given.count("link.terminal.bandwidth_gib_per_s")) {
+    lp.bandwidth_gib_per_s = r->bandwidth_gib_per_s;
+    s.cfg.set("link.terminal.bandwidth_gib_per_s", params::format_real(r->bandwidth_gib_per_s));
+  }
+  if (!given.count("link.terminal.latency_ns")) {
+    lp.latency_ns = r->latency_ns;
+    s.cfg.set("link.terminal.latency_ns", params::format_real(r->latency_ns));
+  }
+  if (!given.count("router.vc_buffer_bytes.terminal")) {
+    if (r->vc_buffer_bytes < s.nic.packet_bytes) {
+      throw config_error("topology.file",
+                         "the terminal_link vc_buffer_bytes of " + topo.describe() + " (" +
+                             std::to_string(r->vc_buffer_bytes) +
+                             ") cannot hold one packet (network.packet_bytes = " +
+                             std::to_string(s.nic.packet_bytes) + "); allowed: at least " +
+                             std::to_string(s.nic.packet_bytes));
+    }
+    // As make_scenario derives them from the key.
+    s.router.vc_buffer_bytes[network::terminal_class] = r->vc_buffer_bytes;
+    s.nic.inject_buffer_bytes = r->vc_buffer_bytes;
+    s.nic.codes_issue_window_bytes = 2 * r->vc_buffer_bytes;
+    s.nic.eject_buffer_bytes = r->vc_buffer_bytes;
+    s.cfg.set("router.vc_buffer_bytes.terminal", std::to_string(r->vc_buffer_bytes));
+  }
+}
+
 // Link parameters and VC buffers of the classes a topology brings beyond its kind's
 // declared ones (a graph file's), from the topology's own rates.
 void complete_link_classes(scenario& s, const network::topology& topo) {
+  apply_terminal_rates(s, topo);
   const uint32_t packet = s.nic.packet_bytes;
   for (network::link_class c = static_cast<network::link_class>(s.links.size());
        c < topo.num_link_classes(); ++c) {
@@ -129,6 +165,7 @@ plan make_plan(scenario& s) {
     throw config_error("job.ranks", e.what());
   }
   check_background_load(s);
+  parse_drop_packets(s.fault_drop_packet, *p.topo);  // the fabric applies it; refused alike
   // Adversarial traffic sends group i to group i + 1: one group would send to itself, which
   // is uniform traffic under another name.
   if (s.traffic.kind == "adversarial" && p.topo->num_groups() < 2) {

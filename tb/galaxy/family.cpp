@@ -377,25 +377,46 @@ void summary(const nlohmann::json& r, const summary_row& row) {
                         << 100 * r["success_rate"].get<double>() << " %\n";
 }
 
+// The plan of galaxy instance `inst` over the view of `topo` (filled in `v`).
+algorithms::galaxy_plan plan_of(const scenario& s, const network::topology& topo,
+                                const network::placement& place,
+                                const algorithms::instance_info& inst, algorithms::galaxy_view& v) {
+  const algorithms::collective_spec& c = s.collectives[inst.collective];
+  const uint32_t root = topo.router_of(place.terminal_of(inst.ranks[c.root]));
+  algorithms::galaxy_algorithm a = algorithms::galaxy_algorithm::sfata;
+  if (c.algorithm == "rfata") a = algorithms::galaxy_algorithm::rfata;
+  if (c.algorithm == "a2a") a = algorithms::galaxy_algorithm::a2a;
+  try {
+    v = algorithms::galaxy_view::of(topo);
+    return algorithms::make_galaxy_plan(a, v, v.group_of[root]);
+  } catch (const std::invalid_argument& e) {
+    const std::string key = s.collective_keys[inst.collective] + ".algorithm";
+    throw config_error(key, key + " = " + c.algorithm + ": " + e.what());
+  }
+}
+
+// `bcastsim analyze`: every instance's forwards, one packet per origin over each transfer's
+// cable (the engines' own links to their routers are not network links).
+void hardware_messages(const scenario& s, const network::topology& topo,
+                       const network::placement& place, const algorithms::program& prog,
+                       const hardware_sink& sink) {
+  for (const algorithms::instance_info& inst : prog.instances) {
+    if (inst.algorithm->offload != "galaxy") continue;
+    algorithms::galaxy_view v;
+    const algorithms::galaxy_plan plan = plan_of(s, topo, place, inst, v);
+    for (const algorithms::galaxy_transfer& t : plan.transfers)
+      sink.between_routers(t.from, t.to, t.count);
+  }
+}
+
 // `bcastsim analyze`: the plan's logical account, without SystemC.
 nlohmann::json analyze(const scenario& s, const network::topology& topo,
                        const network::placement& place, const algorithms::program& prog) {
   for (const algorithms::instance_info& inst : prog.instances) {
     if (inst.algorithm->offload != "galaxy") continue;
     const algorithms::collective_spec& c = s.collectives[inst.collective];
-    const uint32_t root = topo.router_of(place.terminal_of(inst.ranks[c.root]));
-    algorithms::galaxy_algorithm a = algorithms::galaxy_algorithm::sfata;
-    if (c.algorithm == "rfata") a = algorithms::galaxy_algorithm::rfata;
-    if (c.algorithm == "a2a") a = algorithms::galaxy_algorithm::a2a;
     algorithms::galaxy_view v;
-    algorithms::galaxy_plan plan;
-    try {
-      v = algorithms::galaxy_view::of(topo);
-      plan = algorithms::make_galaxy_plan(a, v, v.group_of[root]);
-    } catch (const std::invalid_argument& e) {
-      const std::string key = s.collective_keys[inst.collective] + ".algorithm";
-      throw config_error(key, key + " = " + c.algorithm + ": " + e.what());
-    }
+    const algorithms::galaxy_plan plan = plan_of(s, topo, place, inst, v);
     uint64_t packets = 0, local = 0;
     for (const algorithms::galaxy_transfer& t : plan.transfers) {
       packets += t.count;
@@ -442,6 +463,7 @@ offload_family family() {
   f.create = create;
   f.summary = summary;
   f.analyze = analyze;
+  f.hardware_messages = hardware_messages;
   f.sweep_columns = {"galaxy.avg_time_ns",    "galaxy.max_time_ns",
                      "galaxy.min_time_ns",    "galaxy.avg_redundant_packets",
                      "galaxy.router_time_ns", "galaxy.avg_channel_utilization",

@@ -236,6 +236,37 @@ nlohmann::json analyze(const scenario& s, const network::topology&, const networ
   return nlohmann::json::object();
 }
 
+// `bcastsim analyze`: what the NICs send by themselves: NIC-CB's hops (a one-packet message
+// each, per operation of at most lanai.mtu_bytes), NIC-RD's steps (a message of the step's
+// packets each); NACKs and resends aside (no loss is modelled).
+void hardware_messages(const scenario& s, const network::topology&, const network::placement& place,
+                       const algorithms::program& prog, const hardware_sink& sink) {
+  namespace lg = algorithms::lanai;
+  const hw::lanai::nic_params p = read_params(s.cfg);
+  for (const algorithms::instance_info& inst : prog.instances) {
+    if (inst.algorithm->offload != "lanai") continue;
+    const uint64_t bytes = s.collectives[inst.collective].bytes;
+    const auto n = static_cast<uint32_t>(inst.ranks.size());
+    auto terminal = [&](uint32_t member) { return place.terminal_of(inst.ranks[member]); };
+    if (inst.algorithm->name == "nic-rd") {
+      for (uint32_t r = 0; r < n; ++r) {
+        for (const lg::rd_step& st : lg::rd_steps(r, n, bytes, p.mtu_bytes, p.staging_bytes)) {
+          sink.between_terminals(terminal(r), terminal(st.peer), st.packets);  // one message
+        }
+      }
+      continue;
+    }
+    const uint64_t ops = bytes == 0 ? 1 : (bytes + p.mtu_bytes - 1) / p.mtu_bytes;
+    for (uint32_t origin = 0; origin < n; ++origin) {
+      for (uint32_t r = 0; r < n; ++r) {
+        for (const lg::hop& h : lg::cb_sends(r, origin, n)) {
+          for (uint64_t k = 0; k < ops; ++k) sink.between_terminals(terminal(r), terminal(h.to), 1);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 offload_family family() {
@@ -250,6 +281,9 @@ offload_family family() {
   f.create = create;
   f.summary = summary;
   f.analyze = analyze;
+  f.hardware_messages = hardware_messages;
+  // GM cuts every message, the hosts' too, into packets of at most its MTU.
+  f.nic_payload_bytes = [](const scenario& s) -> uint64_t { return read_params(s.cfg).mtu_bytes; };
   f.sweep_columns = {"lanai.retransmissions", "lanai.nacks", "lanai.timeouts",
                      "lanai.pci_bytes_to_nic", "lanai.pci_bytes_to_host"};
   return f;

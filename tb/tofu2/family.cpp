@@ -1,6 +1,7 @@
 #include "tb/tofu2/family.h"
 
 #include "hw/tofu2/command_queue.h"
+#include "hw/tofu2/frames.h"
 #include "tb/atomic_file.h"
 #include "tb/config.h"
 #include "tb/cosim/cq_replay.h"
@@ -54,6 +55,128 @@ network::terminal_id tni_terminal(const network::topology& topo, network::termin
   return at[(own + k) % at.size()];
 }
 
+algorithms::tofu2_algorithm algorithm_of(const algorithms::algorithm_info& info) {
+  for (const auto c : {algorithms::tofu2_algorithm::pipeline, algorithms::tofu2_algorithm::trinary,
+                       algorithms::tofu2_algorithm::trinaryx3}) {
+    if (info.name == algorithms::to_string(c)) return c;
+  }
+  return algorithms::tofu2_algorithm::pipeline;
+}
+
+// The plan of instance `first` (every repetition of its collective shares it).
+algorithms::tofu2_plan plan_of(const network::topology& topo, const network::placement& place,
+                               const algorithms::instance_info& first, uint32_t segments) {
+  std::vector<network::terminal_id> terminals;
+  for (const uint32_t r : first.ranks) terminals.push_back(place.terminal_of(r));
+  const network::placement sub(topo, terminals);
+  uint32_t root = 0;
+  for (uint32_t m = 0; m < first.ranks.size(); ++m) {
+    if (first.ranks[m] == first.root) root = m;
+  }
+  return algorithms::make_tofu2_plan(algorithm_of(*first.algorithm), topo, sub, root,
+                                     first.buffer_bytes, segments);
+}
+
+// The first instance of every Tofu2 collective (its repetitions share its plan and queues).
+std::vector<uint32_t> first_instances(const algorithms::program& prog) {
+  std::vector<uint32_t> firsts;
+  std::vector<bool> seen(prog.instances.size(), false);
+  for (uint32_t i = 0; i < prog.instances.size(); ++i) {
+    if (seen[i] || prog.instances[i].algorithm->offload != "tofu2") continue;
+    for (uint32_t k = i; k < prog.instances.size(); ++k) {
+      if (prog.instances[k].collective == prog.instances[i].collective) seen[k] = true;
+    }
+    firsts.push_back(i);
+  }
+  return firsts;
+}
+
+// The key that sets a node's (router's) terminals, its TNIs, in a topology kind.
+std::string terminals_key(const std::string& kind) {
+  if (kind == "torus") return "topology.terminals_per_node";
+  if (kind == "dragonfly" || kind == "galaxyfly") return "topology.p";
+  if (kind == "myrinet") return "topology.nodes";
+  if (kind == "graph") return "topology.file";
+  return "topology.kind";  // a kind added later: the message names it
+}
+
+// What MPI_Bcast_init needs of the TNIs, checked without SystemC so `analyze` refuses what
+// `run` refuses, with the same message: every member's node has a TNI per fragment, no TNI
+// serves two ranks (its queues' notices go to one driver), and no TNI opens more queues than
+// tofu2.queues_per_tni. Throws config_error.
+void check_tnis(const scenario& s, const network::topology& topo, const network::placement& place,
+                const algorithms::program& prog) {
+  const settings st = read_settings(s.cfg, s);
+  std::vector<uint32_t> owner(topo.num_terminals(), network::invalid_id);
+  std::vector<uint32_t> queues(topo.num_terminals(), 0);
+  for (uint32_t r = 0; r < place.num_ranks(); ++r) owner[place.terminal_of(r)] = r;
+  for (const uint32_t i : first_instances(prog)) {
+    const algorithms::instance_info& first = prog.instances[i];
+    const algorithms::tofu2_plan plan = plan_of(topo, place, first, st.options.segments);
+    const char* name = algorithms::to_string(plan.algorithm);
+    for (uint32_t m = 0; m < plan.num_ranks; ++m) {
+      const uint32_t rank = first.ranks[m];
+      for (uint32_t f = 0; f < plan.fragments; ++f) {
+        const network::terminal_id t = tni_terminal(topo, place.terminal_of(rank), f);
+        if (t == network::invalid_id) {
+          const std::string key = terminals_key(s.topology_kind);
+          throw config_error(key, std::string(name) + " needs " + std::to_string(plan.fragments) +
+                                      " TNIs per node (router): " + key +
+                                      " must give every node at least that many terminals "
+                                      "(topology.kind = " +
+                                      s.topology_kind + ")");
+        }
+        if (owner[t] != network::invalid_id && owner[t] != rank) {
+          throw config_error("job.ranks_per_node",
+                             std::string(name) + ": ranks " + std::to_string(owner[t]) + " and " +
+                                 std::to_string(rank) + " share a node and would both drive TNI " +
+                                 "nic_" + std::to_string(t) +
+                                 "; set job.ranks_per_node so each rank has its own TNIs " +
+                                 "(1 = one rank per node, every TNI its own)");
+        }
+        owner[t] = rank;
+        if (++queues[t] > st.tni.queues) {
+          throw config_error("tofu2.queues_per_tni",
+                             "tofu2.queues_per_tni = " + std::to_string(st.tni.queues) +
+                                 " is too few: nic_" + std::to_string(t) +
+                                 " needs a queue for every Tofu2 collective (and fragment) " +
+                                 "its rank is in; raise it (at most 254)");
+        }
+      }
+    }
+  }
+}
+
+// `bcastsim analyze`: every put of every Tofu2 collective's repetitions in offload mode, from
+// the queue's TNI to the receiver's, in frames (the hosts' set-up messages are schedule sends).
+void hardware_messages(const scenario& s, const network::topology& topo,
+                       const network::placement& place, const algorithms::program& prog,
+                       const hardware_sink& sink) {
+  const settings st = read_settings(s.cfg, s);
+  if (!st.options.offload) return;  // host mode: every put is a send of the schedule
+  const hw::tofu2::frame_format frames;
+  for (const uint32_t i : first_instances(prog)) {
+    const algorithms::instance_info& first = prog.instances[i];
+    const auto repetitions = static_cast<uint32_t>(
+        std::count_if(prog.instances.begin(), prog.instances.end(),
+                      [&](const auto& inst) { return inst.collective == first.collective; }));
+    const algorithms::tofu2_plan plan = plan_of(topo, place, first, st.options.segments);
+    for (uint32_t m = 0; m < plan.num_ranks; ++m) {
+      const network::terminal_id own = place.terminal_of(first.ranks[m]);
+      for (uint32_t f = 0; f < plan.fragments; ++f) {  // queue f is on TNI f, as attach()
+        const network::terminal_id src = tni_terminal(topo, own, f);
+        for (const algorithms::toq_descriptor& d : plan.ranks[m].queues[f].commands) {
+          if (d.command != algorithms::toq_command::put) continue;
+          const network::terminal_id dst =
+              tni_terminal(topo, place.terminal_of(first.ranks[d.remote_rank]), d.remote_tni);
+          for (uint32_t k = 0; k < repetitions; ++k)
+            sink.between_terminals(src, dst, frames.frames(d.length));
+        }
+      }
+    }
+  }
+}
+
 class instance final : public offload_instance {
  public:
   explicit instance(const offload_context& ctx)
@@ -79,19 +202,6 @@ class instance final : public offload_instance {
   bool uses_terminal(network::terminal_id t) const override {
     return t < m_owner.size() && m_owner[t] != network::invalid_id;
   }
-  // A TNI serves one rank's queues and notices: two ranks of a node wanting it is refused.
-  void claim(network::terminal_id t, uint32_t rank, algorithms::tofu2_algorithm a) {
-    if (m_owner[t] != network::invalid_id && m_owner[t] != rank) {
-      throw config_error("job.ranks_per_node",
-                         std::string(algorithms::to_string(a)) + ": ranks " +
-                             std::to_string(m_owner[t]) + " and " + std::to_string(rank) +
-                             " share a node and would both drive TNI " + m_tnis[t]->name() +
-                             "; set job.ranks_per_node so each rank has its own TNIs " +
-                             "(1 = one rank per node, every TNI its own)");
-    }
-    m_owner[t] = rank;
-  }
-
   void count_packets(uint64_t&, uint64_t&) const override {}  // the TNIs are the NICs
   bool idle() const override {
     for (const auto& d : m_drivers) {
@@ -132,59 +242,29 @@ class instance final : public offload_instance {
 
 void instance::attach(fabric& fab) {
   const algorithms::program& prog = m_ctx.prog;
+  check_tnis(m_ctx.s, m_ctx.topo, m_ctx.place, prog);  // what follows cannot fail
   const uint32_t ranks = static_cast<uint32_t>(fab.hosts.size());
   m_owner.assign(m_ctx.topo.num_terminals(), network::invalid_id);
   for (uint32_t r = 0; r < ranks; ++r) m_owner[m_ctx.place.terminal_of(r)] = r;
   std::vector<std::vector<hw::tofu2::driver_request>> requests(ranks);
-  std::vector<bool> seen(prog.instances.size(), false);
-  for (uint32_t i = 0; i < prog.instances.size(); ++i) {
+  for (const uint32_t i : first_instances(prog)) {
     const algorithms::instance_info& first = prog.instances[i];
-    if (seen[i] || first.algorithm->offload != "tofu2") continue;
     // The collective's repetitions share one plan and one set of queues.
     std::vector<uint32_t> contexts;
     for (uint32_t k = i; k < prog.instances.size(); ++k) {
-      if (prog.instances[k].collective != first.collective) continue;
-      seen[k] = true;
-      contexts.push_back(prog.instances[k].first_context);
+      if (prog.instances[k].collective == first.collective)
+        contexts.push_back(prog.instances[k].first_context);
     }
     std::vector<network::terminal_id> terminals;
     for (const uint32_t r : first.ranks) terminals.push_back(m_ctx.place.terminal_of(r));
-    const network::placement sub(m_ctx.topo, terminals);
-    uint32_t root = 0;
-    for (uint32_t m = 0; m < first.ranks.size(); ++m) {
-      if (first.ranks[m] == first.root) root = m;
-    }
-    algorithms::tofu2_algorithm a = algorithms::tofu2_algorithm::pipeline;
-    for (const auto c :
-         {algorithms::tofu2_algorithm::pipeline, algorithms::tofu2_algorithm::trinary,
-          algorithms::tofu2_algorithm::trinaryx3}) {
-      if (first.algorithm->name == algorithms::to_string(c)) a = c;
-    }
-    const algorithms::tofu2_plan plan = algorithms::make_tofu2_plan(
-        a, m_ctx.topo, sub, root, first.buffer_bytes, m_settings.options.segments);
+    const algorithms::tofu2_plan plan =
+        plan_of(m_ctx.topo, m_ctx.place, first, m_settings.options.segments);
     // Every member opens its queues first: a put names the receiver's queue number.
     std::vector<std::vector<uint32_t>> number(plan.num_ranks);
     for (uint32_t m = 0; m < plan.num_ranks; ++m) {
       for (uint32_t f = 0; f < plan.fragments; ++f) {
         const network::terminal_id t = tni_terminal(m_ctx.topo, terminals[m], f);
-        if (t == network::invalid_id) {
-          // The key that sets a node's terminals (its TNIs) in this topology kind.
-          const std::string key = m_ctx.s.topology_kind == "torus" ? "topology.terminals_per_node"
-                                  : m_ctx.s.topology_kind == "dragonfly" ? "topology.p"
-                                  : m_ctx.s.topology_kind == "myrinet"   ? "topology.nodes"
-                                                                         : "topology.file";
-          throw config_error(key, std::string(algorithms::to_string(a)) + " needs " +
-                                      std::to_string(plan.fragments) + " TNIs per node (router): " +
-                                      key + " must give every node at least that many terminals");
-        }
-        claim(t, first.ranks[m], a);
-        if (m_tnis[t]->open_queues() >= m_settings.tni.queues) {
-          throw config_error("tofu2.queues_per_tni",
-                             "tofu2.queues_per_tni = " + std::to_string(m_settings.tni.queues) +
-                                 " is too few: " + m_tnis[t]->name() +
-                                 " needs a queue for every Tofu2 collective (and fragment) " +
-                                 "its rank is in; raise it (at most 254)");
-        }
+        m_owner[t] = first.ranks[m];
         number[m].push_back(m_tnis[t]->open_queue(plan.ranks[m].queues[f].mode));
       }
     }
@@ -458,6 +538,12 @@ offload_family family() {
   f.description = "Tofu2 TNIs with session-mode command queues in place of the host NICs";
   f.params = declarations();
   f.check = check;
+  f.check_hardware = check_tnis;
+  f.hardware_messages = hardware_messages;
+  // A TNI cuts every message, the hosts' too, into Tofu frames.
+  f.nic_payload_bytes = [](const scenario&) -> uint64_t {
+    return hw::tofu2::frame_format{}.max_payload_bytes();
+  };
   f.create = create;
   f.summary = summary;
   f.sweep_columns = {"tofu2.init_ns",       "tofu2.start_ns",           "tofu2.wait_ns",

@@ -411,6 +411,48 @@ class map_values final : public params::values {
 
 }  // namespace
 
+// Issue 39: a graph file can carry the terminal links' rates (terminal_link), in both formats;
+// the writers emit them, from the scenario's rates ([0]) or a loaded graph's own; they are
+// checked as a class's rates.
+BOOST_AUTO_TEST_CASE(graph_terminal_link_rates_are_read_written_and_checked) {
+  const scratch_dir dir;
+  const dragonfly df(k_df72);
+  const std::vector<link_class_rates> rates{{0.25, 12, 8192}, {5.25, 10, 16384}, {4.7, 100, 32768}};
+  for (const std::string name : {"df.yaml", "df.edges"}) {
+    BOOST_TEST_CONTEXT(name) {
+      const std::string text =
+          name == "df.yaml" ? yaml_of(df, {}, rates) : edge_list_of(df, {}, rates);
+      const graph_topology g(dir.write(name, text));
+      BOOST_REQUIRE(g.class_rates(terminal_class) != nullptr);
+      BOOST_TEST(g.class_rates(terminal_class)->bandwidth_gib_per_s == 0.25);
+      BOOST_TEST(g.class_rates(terminal_class)->latency_ns == 12);
+      BOOST_TEST(g.class_rates(terminal_class)->vc_buffer_bytes == 8192u);
+      const graph_topology again(
+          dir.write("again" + name, name == "df.yaml" ? yaml_of(g) : edge_list_of(g)));
+      BOOST_REQUIRE(again.class_rates(terminal_class) != nullptr);
+      BOOST_TEST(again.class_rates(terminal_class)->bandwidth_gib_per_s == 0.25);
+    }
+  }
+  // Without it, none: the scenario's link.terminal.* apply.
+  const graph_topology plain(dir.write("ring.yaml", with_line(k_yaml_ring, 11, "")));
+  BOOST_TEST(plain.class_rates(terminal_class) == nullptr);
+  check_refused(dir,
+                {
+                    {"bad.yaml",
+                     with_line(k_yaml_ring, 11, "terminal_link: {bandwidth_gib_per_s: 1, cost: 2}"),
+                     {"bad.yaml:11:", "terminal_link is a map with keys bandwidth_gib_per_s"}},
+                    {"bad.yaml",
+                     with_line(k_yaml_ring, 11, "terminal_link: {bandwidth_gib_per_s: 1}"),
+                     {"bad.yaml:11:", "gives bandwidth_gib_per_s but not latency_ns"}},
+                    {"bad.edges",
+                     with_line(k_edge_ring, 9, "terminal_link 1 10"),
+                     {"bad.edges:9:", "BANDWIDTH_GIB_PER_S LATENCY_NS VC_BUFFER_BYTES"}},
+                    {"bad.edges",
+                     with_line(k_edge_ring, 9, "terminal_link -1 10 8192"),
+                     {"bad.edges:9:", "bandwidth_gib_per_s is negative"}},
+                });
+}
+
 BOOST_AUTO_TEST_CASE(graph_kind_is_registered) {
   const scratch_dir dir;
   const topology_kind& kind = find_topology_kind("graph");

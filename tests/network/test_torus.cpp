@@ -331,6 +331,17 @@ BOOST_AUTO_TEST_CASE(torus_errors_name_the_key) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(torus_mesh_naming_a_dimension_twice_is_refused) {
+  // Issue 39: "x,x" was accepted as "x" (a typo for another dimension passed unnoticed).
+  for (const std::string bad : {"x,x", "[x, z, X]", "'b',b"}) {
+    const auto [mk, mmsg] = error_of(2, 2, 2, bad);
+    BOOST_TEST(mk == "topology.mesh", bad);
+    BOOST_TEST(
+        mmsg.find("twice; allowed: each of x, y, z, a, b, c at most once") != std::string::npos,
+        mmsg);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(dor_routes_every_pair_in_dimension_order_and_minimally) {
   check_all_pairs(make(1, 1, 1));           // the 12-node ABC unit
   check_all_pairs(make(1, 1, 1, "a,b,c"));  // the unit as lines

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 #include <systemc>
+#include "cli_result.h"
 #include "cli_runner.h"
 
 #include <sys/wait.h>
@@ -339,4 +340,93 @@ BOOST_AUTO_TEST_CASE(cli_analyze_bad_input_exits_2) {
   o = run_cli("analyze --set collective.algorithm=nope -q --out /tmp");
   BOOST_TEST(o.code == 2, o.output);
   BOOST_TEST(contains(o.output, "nope"), o.output);
+}
+
+// Issue 39: `analyze` exited 0 on scenarios `run` refused during elaboration. One check for
+// both (make_plan, the family's check_hardware): the same exit code and the same message.
+BOOST_AUTO_TEST_CASE(analyze_refuses_what_run_refuses_with_the_same_message) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      // Two ranks on one Tofu2 node would both drive its TNIs.
+      {"--set topology.kind=torus --set topology.x=1 --set topology.y=1 --set topology.z=1 "
+       "--set topology.terminals_per_node=4 --set job.ranks_per_node=2 "
+       "--set collective.algorithm=tofu2-trinaryx3 --set collective.bytes=4096",
+       "share a node and would both drive TNI"},
+      // One more packet than 64 bits count.
+      {"--set nic.kind=lanai --set fault.drop_packet=link_nic_0:18446744073709551616",
+       "fault.drop_packet: 'link_nic_0:18446744073709551616' is not LINK:N"},
+      // A link the fabric does not make.
+      {"--set nic.kind=lanai --set fault.drop_packet=link_nic_72:1",
+       "fault.drop_packet: 'link_nic_72' is not a link; allowed: link_r0_0 .. link_r35_6"},
+      // Too few queues per TNI for two collectives on the same TNIs.
+      {"--set topology.kind=torus --set topology.x=1 --set topology.y=1 --set topology.z=1 "
+       "--set topology.terminals_per_node=4 --set job.ranks_per_node=1 "
+       "--set tofu2.queues_per_tni=1 --set collectives.0.algorithm=tofu2-pipeline "
+       "--set collectives.1.algorithm=tofu2-pipeline",
+       "tofu2.queues_per_tni = 1 is too few"},
+  };
+  for (const auto& [args, message] : cases) {
+    const outcome run = run_cli("run -q --out " + fresh_dir() + " " + args);
+    const outcome an = run_cli("analyze -q --out " + fresh_dir() + " " + args);
+    BOOST_TEST(run.code == 2, args << ": " << run.output);
+    BOOST_TEST(an.code == 2, args << ": " << an.output);
+    BOOST_TEST(contains(run.output, message), run.output);
+    BOOST_TEST(an.output == run.output, "analyze: " << an.output << "\nrun: " << run.output);
+  }
+}
+
+// Issue 39: analyze reported 0 traversals for nic-cb, nic-rd, sfata and a2a (their hardware
+// moves the data; no host op shows it) and Tofu2's puts not at all, against the README's
+// "equal to run's under minimal routing". Each offload family's hardware messages are now
+// counted (and a family's NIC packet size used), so traversals equal run's; the makespans,
+// which the link model does not time for those messages, are null with the reason.
+BOOST_AUTO_TEST_CASE(offload_families_traversals_equal_run_and_untimed_makespans_are_null) {
+  const std::string torus_unit =
+      "--set topology.kind=torus --set topology.x=1 --set topology.y=1 --set topology.z=1 "
+      "--set topology.terminals_per_node=4 --set job.ranks_per_node=1 ";
+  const std::string myrinet = "--set topology.kind=myrinet --set topology.nodes=8 ";
+  struct scenario_case {
+    std::string args;
+    bool timed;  // analyze times every message (no hardware messages of its own)
+  };
+  const std::vector<scenario_case> cases = {
+      {myrinet + "--set collective.algorithm=nic-cb --set collective.bytes=9000", false},
+      {myrinet + "--set collective.algorithm=nic-rd --set collective.bytes=5000", false},
+      {myrinet + "--set nic.kind=lanai --set collective.bytes=1000", true},  // GM packets
+      {"--set job.ranks_per_node=1 --set collective.algorithm=a2a --set collective.bytes=64",
+       false},
+      {"--set topology.kind=galaxyfly --set job.ranks_per_node=1 "
+       "--set collective.algorithm=sfata --set collective.bytes=64",
+       false},
+      {torus_unit + "--set collective.algorithm=tofu2-trinaryx3 --set collective.bytes=4096 "
+                    "--set tofu2.segments=4 --set collective.repeat=2",
+       false},
+      {torus_unit + "--set collective.algorithm=tofu2-trinary --set collective.bytes=4096 "
+                    "--set tofu2.segments=4 --set tofu2.mode=host",
+       true},  // Tofu frames
+      {"--set collective.algorithm=ragasa --set collective.bytes=4096", true},
+  };
+  for (const scenario_case& c : cases) {
+    BOOST_TEST_CONTEXT(c.args) {
+      const bcastsim::test::run_result run = bcastsim::test::run_for_json("run", c.args);
+      const bcastsim::test::run_result an =
+          bcastsim::test::run_for_json("analyze", c.args, "analyze.json");
+      BOOST_TEST_REQUIRE(run.out.code == 0, run.out.output);
+      BOOST_TEST_REQUIRE(an.out.code == 0, an.out.output);
+      BOOST_TEST(an.result["traversals"] == run.result["traversals"],
+                 an.result["traversals"] << " vs " << run.result["traversals"]);
+      const auto& col = an.result["collective"];
+      BOOST_TEST(col["makespan_links"].is_null() == !c.timed, col);
+      BOOST_TEST(col["makespan_packets"].is_null() == !c.timed, col);
+      BOOST_TEST(col.contains("makespan_not_modelled") == !c.timed, col);
+    }
+  }
+  // The printed table says why there is no makespan.
+  const outcome o = run_cli("analyze --out " + fresh_dir() + " " + myrinet +
+                            "--set collective.algorithm=nic-cb --set collective.bytes=64");
+  BOOST_TEST(o.code == 0, o.output);
+  BOOST_TEST(contains(o.output,
+                      "makespan              not modelled (analyze counts the 56 "
+                      "messages lanai's hardware sends by itself but does not time "
+                      "them)"),
+             o.output);
 }

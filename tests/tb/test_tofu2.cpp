@@ -311,3 +311,47 @@ BOOST_AUTO_TEST_CASE(background_traffic_leaves_the_ranks_tnis_alone) {
     BOOST_TEST(r.result["collective"]["ranks_complete"] == 12);
   }
 }
+
+// Issue 39: roots = all with a Tofu2 offload ended in an uncaught exception of the driver
+// (exit 1) while `analyze` exited 0. The persistent broadcast has one root: both commands
+// refuse it before elaboration, naming the collective's roots key; the hosts run it.
+BOOST_AUTO_TEST_CASE(tofu2_offload_with_every_rank_a_root_is_refused_naming_roots) {
+  for (const std::string command : {"run", "analyze"}) {
+    for (const std::string& a : k_algorithms) {
+      const run_result r = test::run_for_json(
+          command,
+          set_args({"topology.kind=torus", "topology.x=1", "topology.y=1", "topology.z=1",
+                    "topology.terminals_per_node=4", "job.ranks_per_node=1",
+                    "collective.bytes=4096", "collective.algorithm=" + a, "collective.roots=all"}));
+      BOOST_TEST(r.out.code == 2, command << " " << a << ": " << r.out.output);
+      BOOST_TEST(contains(r.out.output, "collective.roots = all with " + a), r.out.output);
+      BOOST_TEST(contains(r.out.output, "allowed: collective.roots = one, or tofu2.mode = host"),
+                 r.out.output);
+    }
+    // On a dragonfly, and as the second entry of a collectives list.
+    const run_result df = test::run_for_json(
+        command, set_args({"topology.p=4", "job.ranks_per_node=1", "collective.bytes=1024",
+                           "collectives.0.algorithm=binomial",
+                           "collectives.1.algorithm=tofu2-pipeline", "collectives.1.roots=all"}));
+    BOOST_TEST(df.out.code == 2, command << ": " << df.out.output);
+    BOOST_TEST(contains(df.out.output, "collectives.1.roots = all with tofu2-pipeline"),
+               df.out.output);
+  }
+  // The hosts progress one broadcast per root.
+  const run_result host = run_unit(
+      "tofu2-trinary", {"collective.roots=all", "tofu2.mode=host", "collective.bytes=4096"});
+  BOOST_TEST(host.out.code == 0, host.out.output);
+}
+
+// Issue 39: on a Galaxyfly the refusal named topology.file; the key that gives a Galaxyfly
+// router its terminals (a node its TNIs) is topology.p.
+BOOST_AUTO_TEST_CASE(too_few_tnis_on_a_galaxyfly_names_topology_p) {
+  const run_result r = test::run_for_json(
+      "run", set_args({"topology.kind=galaxyfly", "topology.p=2", "job.ranks_per_node=1",
+                       "collective.algorithm=tofu2-trinaryx3", "collective.bytes=1024"}));
+  BOOST_TEST(r.out.code == 2, r.out.output);
+  BOOST_TEST(contains(r.out.output,
+                      "needs 3 TNIs per node (router): topology.p must give every "
+                      "node at least that many terminals (topology.kind = galaxyfly)"),
+             r.out.output);
+}
