@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -31,14 +32,14 @@ struct seed_range {
   uint64_t first = 0, last = 0;
 };
 
-// "A-B" or "A", A <= B, at most max_seeds seeds.
+// "A-B" or "A", A <= B, at most max_seeds seeds. Each number is all digits and at most
+// 2^64 - 1 (from_chars reports anything larger), so 18446744073709551615 is a seed.
 bool parse_seeds(const std::string& text, seed_range& r) {
   const size_t dash = text.find('-');
   auto number = [](const std::string& t, uint64_t& v) {
-    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || t.size() > 19)
-      return false;
-    v = std::stoull(t);
-    return true;
+    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos) return false;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    return ec == std::errc() && end == t.data() + t.size();
   };
   if (!number(text.substr(0, dash), r.first)) return false;
   r.last = r.first;
