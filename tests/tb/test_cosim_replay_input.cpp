@@ -71,7 +71,54 @@ outcome run_cli_bounded(const std::string& args, int seconds = 20) {
 
 const char* const k_blocks[] = {"bcast-unit", "tofu2-cq"};
 
+// The bound on a replay file the README states (max_replay_file_bytes).
+constexpr uint64_t k_max_replay_bytes = uint64_t{1} << 30;
+
 }  // namespace
+
+// Defect 4: a character device (/dev/zero's numbers), a FIFO and a directory given to
+// --replay are refused before they are read, exit 2 naming --replay; /dev/zero grew without
+// bound, the FIFO blocked for ever and the directory read as "no unit received packets".
+BOOST_AUTO_TEST_CASE(replay_refuses_a_device_a_fifo_and_a_directory) {
+  const std::string dir = fresh_dir();
+  std::vector<std::pair<std::string, std::string>> inputs;  // path, what the message says
+  if (mknod((dir + "/zero").c_str(), S_IFCHR | 0666, makedev(1, 5)) == 0) {
+    inputs.emplace_back(dir + "/zero", "not a regular file");
+  } else {
+    BOOST_TEST_MESSAGE("mknod not permitted here (" << std::strerror(errno)
+                                                    << "): the device case is left out");
+  }
+  BOOST_TEST_REQUIRE(mkfifo((dir + "/fifo").c_str(), 0666) == 0, std::strerror(errno));
+  inputs.emplace_back(dir + "/fifo", "not a regular file");
+  std::filesystem::create_directory(dir + "/folder");
+  inputs.emplace_back(dir + "/folder", "it is a directory");
+  for (const char* block : k_blocks) {
+    for (const auto& [path, why] : inputs) {
+      const outcome o =
+          run_cli_bounded(std::string("cosim --block ") + block + " --replay " + path);
+      BOOST_TEST(o.code == 2, block << " " << path << " -> " << o.code << ": " << o.output);
+      BOOST_TEST(contains(o.output, "bcastsim: error: --replay cannot read replay file '" + path +
+                                        "': " + why),
+                 block << ": " << o.output);
+      BOOST_TEST(contains(o.output, "allowed: a regular file"), o.output);
+    }
+  }
+}
+
+// Defect 4: the bound, stated: a (sparse) file one byte larger than 1 GiB is
+// refused from its size, before anything is read.
+BOOST_AUTO_TEST_CASE(replay_refuses_a_file_over_the_bound) {
+  const std::string file = fresh_dir() + "/huge.jsonl";
+  std::ofstream(file).put('\n');
+  std::filesystem::resize_file(file, k_max_replay_bytes + 1);
+  for (const char* block : k_blocks) {
+    const outcome o = run_cli_bounded(std::string("cosim --block ") + block + " --replay " + file);
+    BOOST_TEST(o.code == 2, block << ": " << o.output);
+    BOOST_TEST(contains(o.output, "--replay cannot read replay file '" + file +
+                                      "': larger than 1024 MiB; allowed: at most 1073741824 bytes"),
+               block << ": " << o.output);
+  }
+}
 
 // --seeds takes the seeds its message allows, up to 2^64 - 1 (a 20-digit seed was refused),
 // without wrapping after the last; 2^64, A > B and more than max_seeds seeds are refused.
@@ -102,4 +149,280 @@ BOOST_AUTO_TEST_CASE(seed_ranges_reach_the_largest_seed) {
                  b.output);
     }
   }
+}
+
+namespace {
+
+// A valid Bcast Unit recording: line 1 the unit, 2 its membership of collective 7, 3 a Mini
+// Packet, 4 a data packet (as test_cosim_harness.cpp's).
+std::vector<nlohmann::json> unit_lines() {
+  std::vector<nlohmann::json> lines;
+  lines.push_back({{"type", "unit"},
+                   {"unit", "unit_1"},
+                   {"router", 1},
+                   {"terminal", 2},
+                   {"params", to_json(hw::ragasa::bcast_unit_params{})},
+                   {"port", {{"bandwidth_gib_per_s", 21.0}, {"latency_ns", 1.0}}},
+                   {"credit_delay_ps", 5000}});
+  lines.push_back({{"type", "membership"},
+                   {"unit", "unit_1"},
+                   {"collective_id", 7},
+                   {"children", {{0, 4294967295u}, {1, 4294967295u}}}});
+  arrival mp;
+  mp.kind = tlm_net::packet_kind::control;
+  mp.src = 3;
+  mp.dst = 2;
+  mp.unit_router = 1;
+  mp.collective_id = 7;
+  mp.count = 1;
+  mp.size_bytes = mp.msg_bytes = 24;
+  mp.head_ps = mp.tail_ps = 1000;
+  arrival data = mp;
+  data.kind = tlm_net::packet_kind::data;
+  data.src = 5;
+  data.size_bytes = data.msg_bytes = 512;
+  data.send_ps = 2000;
+  data.head_ps = 3000;
+  data.tail_ps = 26000;
+  for (const arrival& a : {mp, data}) {
+    nlohmann::json j = to_json(a);
+    j["type"] = "packet";
+    j["unit"] = "unit_1";
+    lines.push_back(j);
+  }
+  return lines;
+}
+
+// A valid Tofu2 queue recording: one queue, an enqueue then an SPS and a retire.
+std::vector<nlohmann::json> queue_lines() {
+  cq_stimulus s;
+  s.name = "nic_4.cq0";
+  s.entries = 16;
+  hw::tofu2::cq_cycle put;
+  put.enqueue = true;
+  put.descriptor.remote_terminal = 3;
+  hw::tofu2::cq_cycle sps;
+  sps.sps_valid = true;
+  sps.sps = 1;
+  sps.retire = true;
+  s.cycles = {put, sps};
+  std::ostringstream text;
+  write_cq_stimulus(text, s);
+  return {nlohmann::json::parse(text.str())};
+}
+
+// One bad line: `edit` changes the valid lines (or `raw` replaces line `line`); the message
+// must name `texts` (the field, what it holds, what is allowed).
+struct bad_line {
+  size_t line;  // 0-based
+  std::function<void(nlohmann::json&)> edit;
+  std::vector<std::string> texts;
+  std::string raw;  // not empty: the line's whole text
+};
+
+std::string write_lines(const std::string& file, std::vector<nlohmann::json> lines,
+                        const bad_line& c) {
+  if (c.edit) c.edit(lines[c.line]);
+  std::ofstream out(file);
+  for (size_t i = 0; i < lines.size(); ++i)
+    out << (i == c.line && !c.raw.empty() ? c.raw : lines[i].dump()) << "\n";
+  return file;
+}
+
+using json = nlohmann::json;
+
+void set(json& j, const std::string& path, const json& v) {
+  json* at = &j;
+  size_t from = 0;
+  for (size_t dot; (dot = path.find('.', from)) != std::string::npos; from = dot + 1)
+    at = &(*at)[path.substr(from, dot - from)];
+  (*at)[path.substr(from)] = v;
+}
+
+std::function<void(json&)> setter(const std::string& path, const json& v) {
+  return [=](json& j) { set(j, path, v); };
+}
+
+std::function<void(json&)> eraser(const std::string& path) {
+  return [=](json& j) {
+    const size_t dot = path.rfind('.');
+    json& parent = dot == std::string::npos ? j : j[path.substr(0, dot)];
+    parent.erase(path.substr(dot + 1));
+  };
+}
+
+// Every case: load throws `Error` whose message names the file and line, the texts, and
+// "allowed: ".
+template <class Error, class Load>
+void check_table(const std::vector<json>& good, const std::vector<bad_line>& cases,
+                 const std::function<std::string(const std::string&, size_t)>& where, Load load) {
+  const std::string dir = fresh_dir();
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const bad_line& c = cases[k];
+    const std::string file = write_lines(dir + "/bad" + std::to_string(k) + ".jsonl", good, c);
+    std::string message;
+    try {
+      load(file);
+    } catch (const Error& e) {
+      message = e.what();
+    } catch (const std::exception& e) {
+      message = std::string("an exception of another type: ") + e.what();
+    }
+    const std::string label = "case " + std::to_string(k) + " (" + c.texts.front() + ")";
+    BOOST_TEST(contains(message, where(file, c.line + 1)), label << ": " << message);
+    for (const std::string& t : c.texts) BOOST_TEST(contains(message, t), label << ": " << message);
+    BOOST_TEST(contains(message, "allowed: "), label << ": " << message);
+    BOOST_TEST(!contains(message, "json.exception"), label << ": " << message);
+  }
+}
+
+}  // namespace
+
+// Defect 8: every bad line of a Bcast Unit recording names the file, the line, the field,
+// what it holds and what is allowed (157 of 235 bad files gave nlohmann's text alone).
+BOOST_AUTO_TEST_CASE(every_bad_unit_replay_line_names_its_field) {
+  const std::vector<bad_line> cases = {
+      {0, setter("type", 5), {"type = 5 is an integer; allowed: unit, membership, packet"}},
+      {0, eraser("type"), {"type is missing; allowed: unit, membership, packet"}},
+      {0, setter("type", "bulk"), {"type = \"bulk\" is not allowed; allowed: unit, membership"}},
+      {0, setter("type", "tofu2_queue"), {"type = \"tofu2_queue\"", "--block tofu2-cq"}},
+      {0, setter("unit", 3), {"unit = 3 is an integer; allowed: a non-empty string"}},
+      {0, setter("unit", ""), {"unit = \"\" is empty; allowed: a non-empty string"}},
+      {0, setter("params", "x"), {"params = \"x\" is a string; allowed: an object"}},
+      {0, eraser("params"), {"params is missing; allowed: an object"}},
+      {0,
+       setter("params.clock_mhz", "fast"),
+       {"params.clock_mhz = \"fast\" is a string", "allowed: numbers 0.001 to"}},
+      {0, eraser("params.rx_queues"), {"params.rx_queues is missing; allowed: integers 1 to 1024"}},
+      {0, setter("params.vcs", 1.5), {"params.vcs = 1.5 is not an integer; allowed: integers 1"}},
+      {0, setter("params.seed", -1), {"params.seed = -1 is out of range; allowed: integers 0 to"}},
+      {0, setter("params.send_cycles", json::array()), {"params.send_cycles = [] is an array"}},
+      {0,
+       setter("terminal", 4294967295u),
+       {"terminal = 4294967295 is out of range", "allowed: integers 0 to 4294967294"}},
+      {0, setter("port", json::array()), {"port = [] is an array; allowed: an object"}},
+      {0,
+       setter("port.bandwidth_gib_per_s", nullptr),
+       {"port.bandwidth_gib_per_s = null is null", "allowed: numbers"}},
+      {0, eraser("port.latency_ns"), {"port.latency_ns is missing; allowed: numbers 0 to"}},
+      {0, setter("credit_delay_ps", true), {"credit_delay_ps = true is a boolean; allowed: "}},
+      {1, setter("collective_id", "7"), {"collective_id = \"7\" is a string; allowed: integers"}},
+      {1, setter("children", json::object()), {"children = {} is an object; allowed: an array"}},
+      {1, eraser("children"), {"children is missing; allowed: an array of [dst, unit_router]"}},
+      {1, setter("children", {{1}}), {"children[0] = [1] is not a pair"}},
+      {1, setter("children", {{1, 2}, {1, "a"}}), {"children[1] = [1,\"a\"] is not a pair of"}},
+      {1, setter("packets", -2), {"packets = -2 is out of range"}},
+      {1, setter("unit", "unit_9"), {"unit = \"unit_9\" is a unit without a \"unit\" line"}},
+      {2, setter("kind", 1), {"kind = 1 is an integer; allowed: data, control"}},
+      {2, setter("t_ps", "0"), {"t_ps = \"0\" is a string; allowed: integers 0 to"}},
+      {3, eraser("msg_id"), {"msg_id is missing; allowed: integers 0 to 18446744073709551615"}},
+      {3,
+       setter("src", 4294967296u),
+       {"src = 4294967296 is out of range", "allowed: integers 0 to 4294967295"}},
+      {3, setter("buf_offset", "0x10"), {"buf_offset = \"0x10\" is a string"}},
+      {0, {}, {"the line is not JSON (", "allowed: a JSON object"}, "{not json"},
+      {1, {}, {"the line = [1,2] is an array; allowed: a JSON object"}, "[1,2]"},
+      {2, {}, {"the line = 42 is an integer; allowed: a JSON object"}, "42"},
+      {3, {}, {"the line = \"text\" is a string"}, "\"text\""},
+      // Nested 10^6 deep: the message shows its start (dump() overflowed the stack).
+      {3,
+       {},
+       {"the line = [[[[", "...", "is an array"},
+       std::string(1000000, '[') + std::string(1000000, ']')},
+      {0,
+       {},
+       {"params = [[[[", "is an array; allowed: an object"},
+       R"({"type":"unit","unit":"unit_1","params":)" + std::string(100000, '[') +
+           std::string(100000, ']') + "}"},
+  };
+  check_table<replay_error>(
+      unit_lines(), cases,
+      [](const std::string& file, size_t line) { return file + ":" + std::to_string(line) + ": "; },
+      [](const std::string& file) { load_replay(file); });
+  // The valid lines themselves load; a packet earlier than the one before it names t_ps.
+  const std::string dir = fresh_dir();
+  std::vector<json> early = unit_lines();
+  early[2]["t_ps"] = 1000;
+  early[3]["t_ps"] = 500;
+  try {
+    load_replay(write_lines(dir + "/early.jsonl", early, {0, {}, {""}}));
+    BOOST_TEST(false, "a packet earlier than the one before it was read");
+  } catch (const replay_error& e) {
+    BOOST_TEST(contains(e.what(),
+                        "early.jsonl:4: t_ps = 500 is earlier than the packet before "
+                        "it at unit_1; allowed: at least 1000"),
+               e.what());
+  }
+  BOOST_TEST(load_replay(write_lines(dir + "/good.jsonl", unit_lines(), {0, {}, {""}})).size() ==
+             1u);
+  // Through the CLI a bad line exits 2.
+  const std::string bad = write_lines(dir + "/bad.jsonl", unit_lines(), cases[8]);
+  const outcome o = run_cli_bounded("cosim --replay " + bad);
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "--replay " + bad + ":1: params.clock_mhz = \"fast\""), o.output);
+}
+
+// Defect 8, the Tofu2 command queue's recordings: the same for every field of a queue line,
+// its cycles and their descriptors.
+BOOST_AUTO_TEST_CASE(every_bad_queue_replay_line_names_its_field) {
+  auto cycle = [](size_t i, const std::string& key, const json& v) {
+    return [=](json& j) {
+      if (key.empty()) {
+        j["cycles"][i] = v;
+      } else {
+        set(j["cycles"][i], key, v);
+      }
+    };
+  };
+  auto drop = [](size_t i, const std::string& key) {
+    return [=](json& j) { j["cycles"][i]["enqueue"].erase(key); };
+  };
+  const std::vector<bad_line> cases = {
+      {0,
+       setter("type", "unit"),
+       {"type = \"unit\" is a Bcast Unit recording's", "--block bcast-unit",
+        "allowed: tofu2_queue"}},
+      {0, setter("type", 7), {"type = 7 is an integer; allowed: tofu2_queue"}},
+      {0, eraser("type"), {"type is missing"}},
+      {0, setter("queue", 5), {"queue = 5 is an integer; allowed: a non-empty string"}},
+      {0, setter("queue", ""), {"queue = \"\" is empty"}},
+      {0, setter("queue", std::string(300, 'q')), {"queue = \"qqq", "...", "is too long"}},
+      {0, setter("mode", "fast"), {"mode = \"fast\" is not allowed; allowed: normal, session"}},
+      {0, eraser("mode"), {"mode is missing; allowed: normal, session"}},
+      {0, setter("entries", 0), {"entries = 0 is out of range; allowed: integers 1 to 2097152"}},
+      {0, setter("entries", "16"), {"entries = \"16\" is a string; allowed: integers 1 to"}},
+      {0, setter("entries", 1e30), {"entries = 1e+30 is not an integer"}},
+      {0, setter("cycles", json::object()), {"cycles = {} is an object; allowed: an array"}},
+      {0, cycle(1, "", 5), {"cycles[1] = 5 is not an object"}},
+      {0, cycle(1, "sps", 16), {"cycles[1].sps = 16 is out of range; allowed: integers 0 to 15"}},
+      {0, cycle(1, "retire", 1), {"cycles[1].retire = 1 is an integer; allowed: true, false"}},
+      {0,
+       cycle(0, "enqueue", json::array()),
+       {"cycles[0].enqueue = [] is an array", "allowed: a descriptor"}},
+      {0,
+       cycle(0, "enqueue.command", 2),
+       {"cycles[0].enqueue.command = 2 is out of range", "allowed: integers 0 to 1"}},
+      {0, cycle(0, "enqueue.remote_rank", -1), {"cycles[0].enqueue.remote_rank = -1 is out of"}},
+      {0, cycle(0, "enqueue.length", "big"), {"cycles[0].enqueue.length = \"big\" is a string"}},
+      {0, cycle(0, "enqueue.sps", 99), {"cycles[0].enqueue.sps = 99 is out of range"}},
+      {0,
+       cycle(0, "enqueue.notify_local", "yes"),
+       {"cycles[0].enqueue.notify_local = \"yes\"", "allowed: true, false"}},
+      {0, drop(0, "edata"), {"cycles[0].enqueue.edata is missing; allowed: integers 0 to"}},
+      {0, {}, {"the line is not JSON (", "allowed: a JSON object"}, "{\"type\":"},
+      {0, {}, {"the line = [] is an array; allowed: a JSON object"}, "[]"},
+  };
+  check_table<cq_replay_error>(
+      queue_lines(), cases,
+      [](const std::string& file, size_t line) {
+        return "'" + file + "' line " + std::to_string(line) + ": ";
+      },
+      [](const std::string& file) { load_cq_replay(file); });
+  const std::string dir = fresh_dir();
+  BOOST_TEST(
+      load_cq_replay(write_lines(dir + "/good.jsonl", queue_lines(), {0, {}, {""}})).size() == 1u);
+  const std::string bad = write_lines(dir + "/bad.jsonl", queue_lines(), cases[6]);
+  const outcome o = run_cli_bounded("cosim --block tofu2-cq --replay " + bad);
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "--replay '" + bad + "' line 1: mode = \"fast\""), o.output);
 }
