@@ -2,6 +2,7 @@
 
 #include "hw/ragasa/unit_factory.h"
 #include "tb/atomic_file.h"
+#include "tb/memory_estimate.h"
 #ifdef BCASTSIM_WITH_VERILATOR
 #include "hw/ragasa/bcast_unit_rtl.h"
 #endif
@@ -269,6 +270,9 @@ bool parse_seed_range(const std::string& text, uint64_t& first, uint64_t& last) 
 }
 
 int run_command(const command_options& o, std::ostream& out, std::ostream& err) {
+  // The cap `run` takes from sim.max_memory_gib, at its default (cosim reads no scenario):
+  // a stimulus too large for the machine ends in std::bad_alloc (exit 1), not the OOM killer.
+  limit_address_space(default_memory_limit_bytes());
   if (o.block == "tofu2-cq") return run_cq_command(o, out, err);
   if (o.block != "bcast-unit") {
     err << "bcastsim: error: --block '" << o.block

@@ -120,6 +120,46 @@ BOOST_AUTO_TEST_CASE(replay_refuses_a_file_over_the_bound) {
   }
 }
 
+namespace {
+
+// cosim takes the cap `run` takes at sim.max_memory_gib = 0: RLIMIT_AS at what is mapped plus
+// 3/4 of the machine's memory (the process starts without a limit here).
+void check_cosim_caps_its_address_space(const char* block) {
+  rlimit before{};
+  BOOST_TEST_REQUIRE(getrlimit(RLIMIT_AS, &before) == 0);
+  if (sanitized || before.rlim_cur != RLIM_INFINITY) {
+    BOOST_TEST_MESSAGE("AddressSanitizer build, or a limit inherited: the cap is not checked");
+    return;
+  }
+  const double budget = 0.75 * static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
+                        static_cast<double>(sysconf(_SC_PAGESIZE));
+  command_options o;
+  o.block = block;
+  o.random_cycles = 300;
+  o.quiet = true;
+  std::ostringstream out, err;
+  BOOST_TEST(run_command(o, out, err) == 0, out.str() << err.str());
+  rlimit as{};
+  BOOST_TEST_REQUIRE(getrlimit(RLIMIT_AS, &as) == 0);
+  BOOST_TEST_REQUIRE(as.rlim_cur != RLIM_INFINITY, "cosim runs without an address-space cap");
+  double mapped_pages = 0;
+  std::ifstream("/proc/self/statm") >> mapped_pages;
+  const double headroom =
+      static_cast<double>(as.rlim_cur) - mapped_pages * static_cast<double>(sysconf(_SC_PAGESIZE));
+  BOOST_TEST(headroom <= budget, headroom);
+  BOOST_TEST(headroom > budget - 512.0 * 1048576.0, headroom);  // what the run mapped since
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(cosim_bcast_unit_runs_under_the_memory_cap) {
+  check_cosim_caps_its_address_space("bcast-unit");
+}
+
+BOOST_AUTO_TEST_CASE(cosim_tofu2_cq_runs_under_the_memory_cap) {
+  check_cosim_caps_its_address_space("tofu2-cq");
+}
+
 // --seeds takes the seeds its message allows, up to 2^64 - 1 (a 20-digit seed was refused),
 // without wrapping after the last; 2^64, A > B and more than max_seeds seeds are refused.
 BOOST_AUTO_TEST_CASE(seed_ranges_reach_the_largest_seed) {
