@@ -254,6 +254,9 @@ std::vector<nlohmann::json> queue_lines() {
 // One bad line: `edit` changes the valid lines (or `raw` replaces line `line`); the message
 // must name `texts` (the field, what it holds, what is allowed).
 struct bad_line {
+  bad_line(size_t l, std::function<void(nlohmann::json&)> e, std::vector<std::string> t,
+           std::string r = "")
+      : line(l), edit(std::move(e)), texts(std::move(t)), raw(std::move(r)) {}
   size_t line;  // 0-based
   std::function<void(nlohmann::json&)> edit;
   std::vector<std::string> texts;
