@@ -4,6 +4,10 @@
 
 #include <yaml-cpp/eventhandler.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -65,10 +69,14 @@ std::string too_large(uint64_t max_bytes) {
 
 // `path` opened for reading once it is known to be a regular file: a device (/dev/zero), a
 // FIFO (which would block the open) or a directory is refused before it is opened, and a
-// file stat says is too large (a sparse one too) before it is read.
+// file stat says is too large (a sparse one too) before it is read. The open does not wait
+// and what it opened is checked again, so a FIFO put in the file's place in between is
+// refused too.
 std::unique_ptr<FILE, int (*)(FILE*)> open_input_file(
     const std::string& path, uint64_t max_bytes,
     const std::function<void(const std::string&)>& refuse) {
+  const std::string not_regular =
+      "not a regular file (a device, pipe or socket); allowed: a regular file";
   std::error_code ec;
   const auto type = std::filesystem::status(path, ec).type();
   if (type == std::filesystem::file_type::not_found) refuse("no such file");
@@ -76,12 +84,18 @@ std::unique_ptr<FILE, int (*)(FILE*)> open_input_file(
   if (type == std::filesystem::file_type::directory) {
     refuse("it is a directory; allowed: a regular file");
   }
-  if (type != std::filesystem::file_type::regular) {
-    refuse("not a regular file (a device, pipe or socket); allowed: a regular file");
+  if (type != std::filesystem::file_type::regular) refuse(not_regular);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) refuse(std::strerror(errno));
+  std::unique_ptr<FILE, int (*)(FILE*)> f(::fdopen(fd, "rb"), &std::fclose);
+  if (!f) {
+    ::close(fd);
+    refuse(std::strerror(errno));
   }
-  if (std::filesystem::file_size(path, ec) > max_bytes && !ec) refuse(too_large(max_bytes));
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) refuse(std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) refuse(std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) refuse(not_regular);
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) refuse(too_large(max_bytes));
   return f;
 }
 
