@@ -7,6 +7,8 @@
 #include "hw/ragasa/bcast_unit_rtl.h"
 #endif
 
+#include <systemc>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <ostream>
 #include <sstream>
 
@@ -269,10 +272,10 @@ bool parse_seed_range(const std::string& text, uint64_t& first, uint64_t& last) 
   return true;
 }
 
-int run_command(const command_options& o, std::ostream& out, std::ostream& err) {
-  // The cap `run` takes from sim.max_memory_gib, at its default (cosim reads no scenario):
-  // a stimulus too large for the machine ends in std::bad_alloc (exit 1), not the OOM killer.
-  limit_address_space(default_memory_limit_bytes());
+namespace {
+
+// run_command's work, once the memory cap is in place.
+int run_block(const command_options& o, std::ostream& out, std::ostream& err) {
   if (o.block == "tofu2-cq") return run_cq_command(o, out, err);
   if (o.block != "bcast-unit") {
     err << "bcastsim: error: --block '" << o.block
@@ -289,6 +292,26 @@ int run_command(const command_options& o, std::ostream& out, std::ostream& err) 
     if (const int wrote = write_json_file(j, o.json_file, err)) return wrote;
   }
   return code;
+}
+
+}  // namespace
+
+int run_command(const command_options& o, std::ostream& out, std::ostream& err) {
+  // The cap `run` takes from sim.max_memory_gib, at its default (cosim reads no scenario):
+  // a stimulus too large for the machine ends in std::bad_alloc (exit 1), not the OOM killer.
+  limit_address_space(default_memory_limit_bytes());
+  const char* const out_of_memory =
+      "bcastsim: out of memory: the co-simulation needs more than this process may use (3/4 "
+      "of the machine, or a ulimit); fewer --random-cycles or a shorter --replay recording\n";
+  try {
+    return run_block(o, out, err);
+  } catch (const std::bad_alloc&) {
+    err << out_of_memory;
+  } catch (const sc_core::sc_report& r) {  // a std::bad_alloc inside a SystemC process
+    if (!is_out_of_memory(r)) throw;
+    err << out_of_memory;
+  }
+  return 1;
 }
 
 }  // namespace bcastsim::tb::cosim

@@ -160,6 +160,24 @@ BOOST_AUTO_TEST_CASE(cosim_tofu2_cq_runs_under_the_memory_cap) {
   check_cosim_caps_its_address_space("tofu2-cq");
 }
 
+// A stimulus larger than the cap ends in a message naming what to make smaller, exit 1 (the
+// message was run's: "make the topology, job or collective smaller"). Under ulimit -v 800000
+// the cap is 3/4 of that; 10^8 random cycles take 2.4 GB.
+BOOST_AUTO_TEST_CASE(cosim_out_of_memory_is_a_message_and_exit_1) {
+  if (sanitized) {
+    BOOST_TEST_MESSAGE("AddressSanitizer build: no address-space limit can be set; left out");
+    return;
+  }
+  const outcome o = run_shell("ulimit -v 800000; exec timeout -s KILL 60 " +
+                              std::string(BCASTSIM_BINARY) + " cosim --random-cycles 100000000 -q");
+  BOOST_TEST(o.code == 1, o.output);
+  BOOST_TEST(contains(o.output,
+                      "bcastsim: out of memory: the co-simulation needs more than this "
+                      "process may use (3/4 of the machine, or a ulimit); fewer "
+                      "--random-cycles or a shorter --replay recording"),
+             o.output);
+}
+
 // --seeds takes the seeds its message allows, up to 2^64 - 1 (a 20-digit seed was refused),
 // without wrapping after the last; 2^64, A > B and more than max_seeds seeds are refused.
 BOOST_AUTO_TEST_CASE(seed_ranges_reach_the_largest_seed) {
