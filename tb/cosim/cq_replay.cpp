@@ -127,6 +127,7 @@ std::vector<cq_stimulus> load_cq_replay(const std::string& path) {
                              text,
                              "a JSON object with \"type\": \"tofu2_queue\", queue, mode, entries, "
                              "cycles")));
+                         out.back().line = line;
                        } catch (const bad_field& e) {
                          throw cq_replay_error(where + e.what());
                        } catch (const json::exception& e) {  // a check missed: still bad input
