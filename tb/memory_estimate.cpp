@@ -86,6 +86,10 @@ double estimate_memory_bytes(const config& cfg, memory_use use) {
 double memory_limit_bytes(const config& cfg) {
   const double given_gib = cfg.real("sim.max_memory_gib");
   if (given_gib > 0) return given_gib * 1073741824.0;
+  return default_memory_limit_bytes();
+}
+
+double default_memory_limit_bytes() {
   double machine = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGESIZE);
   rlimit as{};
   if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
@@ -122,10 +126,14 @@ void check_memory(const config& cfg, memory_use use) {
                          "; a smaller topology, or a larger sim.max_memory_gib to try anyway");
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-void limit_memory(const config&) {}
-#else
 void limit_memory(const config& cfg) {
+  limit_address_space(memory_limit_bytes(cfg));
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+void limit_address_space(double) {}
+#else
+void limit_address_space(double budget_bytes) {
   // The budget is for growth: the libraries and SystemC mapped so far do not count.
   double mapped = 0;
   std::ifstream statm("/proc/self/statm");
@@ -133,7 +141,7 @@ void limit_memory(const config& cfg) {
   mapped *= static_cast<double>(sysconf(_SC_PAGESIZE));
   rlimit as{};
   if (getrlimit(RLIMIT_AS, &as) != 0) return;
-  const double want = mapped + memory_limit_bytes(cfg);
+  const double want = mapped + budget_bytes;
   if (as.rlim_cur != RLIM_INFINITY && static_cast<double>(as.rlim_cur) <= want) return;
   if (want >= static_cast<double>(RLIM_INFINITY)) return;
   as.rlim_cur = static_cast<rlim_t>(want);

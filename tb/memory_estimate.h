@@ -20,9 +20,12 @@ enum class memory_use { analyze, simulate };
 // file's, bounded by the file).
 double estimate_memory_bytes(const config& cfg, memory_use use);
 
-// The limit sim.max_memory_gib gives, in bytes: the key, or (0) three quarters of the
-// machine's physical memory.
+// The limit sim.max_memory_gib gives, in bytes: the key, or (0) default_memory_limit_bytes().
 double memory_limit_bytes(const config& cfg);
+
+// Three quarters of the machine's physical memory, or of the address space this process may
+// use when that is less: the cap of a command that has no scenario (cosim).
+double default_memory_limit_bytes();
 
 // Throws config_error("sim.max_memory_gib") naming the topology keys and the estimate when
 // the estimate exceeds the limit.
@@ -33,6 +36,9 @@ void check_memory(const config& cfg, memory_use use);
 // ends in std::bad_alloc, reported with exit 1, instead of the kernel's OOM killer. Nothing
 // under AddressSanitizer, whose shadow memory is terabytes of address space.
 void limit_memory(const config& cfg);
+
+// The same cap at `budget_bytes` beyond what is mapped now: limit_memory without a scenario.
+void limit_address_space(double budget_bytes);
 
 // True when the report is SystemC's wrapping of a std::bad_alloc thrown inside a process
 // (sc_handle_exception keeps only what()), so it can be told as running out of memory.

@@ -4,6 +4,10 @@
 
 #include <yaml-cpp/eventhandler.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -67,12 +71,23 @@ std::string resolve_input_path(const std::string& value, const std::string& fold
   return (std::filesystem::path(folder) / p).lexically_normal().string();
 }
 
-std::string read_input_file(const std::string& path, const std::string& key,
-                            const std::string& what) {
-  const std::string name = what + " '" + path + "'";
-  auto refuse = [&](const std::string& why) {
-    throw config_error(key, "cannot read " + name + ": " + why);
-  };
+namespace {
+
+std::string too_large(uint64_t max_bytes) {
+  return "larger than " + std::to_string(max_bytes >> 20) + " MiB; allowed: at most " +
+         std::to_string(max_bytes) + " bytes";
+}
+
+// `path` opened for reading once it is known to be a regular file: a device (/dev/zero), a
+// FIFO (which would block the open) or a directory is refused before it is opened, and a
+// file stat says is too large (a sparse one too) before it is read. The open does not wait
+// and what it opened is checked again, so a FIFO put in the file's place in between is
+// refused too.
+std::unique_ptr<FILE, int (*)(FILE*)> open_input_file(
+    const std::string& path, uint64_t max_bytes,
+    const std::function<void(const std::string&)>& refuse) {
+  const std::string not_regular =
+      "not a regular file (a device, pipe or socket); allowed: a regular file";
   std::error_code ec;
   const auto type = std::filesystem::status(path, ec).type();
   if (type == std::filesystem::file_type::not_found) refuse("no such file");
@@ -80,25 +95,72 @@ std::string read_input_file(const std::string& path, const std::string& key,
   if (type == std::filesystem::file_type::directory) {
     refuse("it is a directory; allowed: a regular file");
   }
-  if (type != std::filesystem::file_type::regular) {
-    refuse("not a regular file (a device, pipe or socket); allowed: a regular file");
+  if (type != std::filesystem::file_type::regular) refuse(not_regular);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) refuse(std::strerror(errno));
+  std::unique_ptr<FILE, int (*)(FILE*)> f(::fdopen(fd, "rb"), &std::fclose);
+  if (!f) {
+    ::close(fd);
+    refuse(std::strerror(errno));
   }
-  const std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) refuse(std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) refuse(std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) refuse(not_regular);
+  if (static_cast<uint64_t>(st.st_size) > max_bytes) refuse(too_large(max_bytes));
+  return f;
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, const std::string& key,
+                            const std::string& what, uint64_t max_bytes) {
+  const std::string name = what + " '" + path + "'";
+  auto refuse = [&](const std::string& why) {
+    throw config_error(key, "cannot read " + name + ": " + why);
+  };
+  const auto f = open_input_file(path, max_bytes, refuse);
   // Read at most one byte past the limit: the size stat gives is not trusted (/proc files
   // say 0).
   std::string text;
   char buf[65536];
   size_t n = 0;
-  while (text.size() <= max_input_file_bytes && (n = std::fread(buf, 1, sizeof buf, f.get())) > 0) {
+  while (text.size() <= max_bytes && (n = std::fread(buf, 1, sizeof buf, f.get())) > 0) {
     text.append(buf, n);
   }
   if (std::ferror(f.get())) refuse(std::strerror(errno));
-  if (text.size() > max_input_file_bytes) {
-    refuse("larger than " + std::to_string(max_input_file_bytes >> 20) + " MiB; allowed: at most " +
-           std::to_string(max_input_file_bytes) + " bytes");
-  }
+  if (text.size() > max_bytes) refuse(too_large(max_bytes));
   return text;
+}
+
+void read_input_lines(const std::string& path, const std::string& key, const std::string& what,
+                      uint64_t max_bytes,
+                      const std::function<void(const std::string&, uint64_t)>& line) {
+  const std::string name = what + " '" + path + "'";
+  auto refuse = [&](const std::string& why) {
+    throw config_error(key, "cannot read " + name + ": " + why);
+  };
+  const auto f = open_input_file(path, max_bytes, refuse);
+  std::string text;  // the line being read
+  uint64_t bytes = 0, number = 1;
+  char buf[65536];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f.get())) > 0) {
+    bytes += n;
+    if (bytes > max_bytes) refuse(too_large(max_bytes));
+    for (size_t begin = 0; begin < n;) {
+      const char* end = static_cast<const char*>(std::memchr(buf + begin, '\n', n - begin));
+      if (!end) {
+        text.append(buf + begin, n - begin);
+        break;
+      }
+      text.append(buf + begin, static_cast<size_t>(end - buf) - begin);
+      line(text, number++);
+      text.clear();
+      begin = static_cast<size_t>(end - buf) + 1;
+    }
+  }
+  if (std::ferror(f.get())) refuse(std::strerror(errno));
+  if (!text.empty()) line(text, number);
 }
 
 namespace {

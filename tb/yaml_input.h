@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace bcastsim::tb {
@@ -24,10 +25,16 @@ size_t invalid_utf8_at(const std::string& text);
 // Throws config_error(key) when `text` is not UTF-8, naming the byte and its position.
 void check_utf8(const std::string& text, const std::string& key, const std::string& where);
 
-// The whole content of `path`, which must be a readable regular file of at most
-// max_input_file_bytes; throws config_error(key) naming `what` ("scenario file") otherwise.
+// The whole content of `path`, which must be a readable regular file of at most `max_bytes`;
+// throws config_error(key) naming `what` ("scenario file") otherwise.
 std::string read_input_file(const std::string& path, const std::string& key,
-                            const std::string& what);
+                            const std::string& what, uint64_t max_bytes = max_input_file_bytes);
+
+// Calls `line(text, number)` for each line of `path` (numbered from 1, without its '\n'),
+// with the checks of read_input_file: for files too large to hold whole (replay recordings).
+void read_input_lines(const std::string& path, const std::string& key, const std::string& what,
+                      uint64_t max_bytes,
+                      const std::function<void(const std::string&, uint64_t)>& line);
 
 // Whether `key` names a file the run reads (topology.file): relative to the scenario file
 // that gives it, and part of what a sweep's point stands for (tb/sweep/inputs.h).

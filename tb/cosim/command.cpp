@@ -2,18 +2,23 @@
 
 #include "hw/ragasa/unit_factory.h"
 #include "tb/atomic_file.h"
+#include "tb/memory_estimate.h"
 #ifdef BCASTSIM_WITH_VERILATOR
 #include "hw/ragasa/bcast_unit_rtl.h"
 #endif
 
+#include <systemc>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <ostream>
 #include <sstream>
 
@@ -31,14 +36,14 @@ struct seed_range {
   uint64_t first = 0, last = 0;
 };
 
-// "A-B" or "A", A <= B, at most max_seeds seeds.
+// "A-B" or "A", A <= B, at most max_seeds seeds. Each number is all digits and at most
+// 2^64 - 1 (from_chars reports anything larger), so 18446744073709551615 is a seed.
 bool parse_seeds(const std::string& text, seed_range& r) {
   const size_t dash = text.find('-');
   auto number = [](const std::string& t, uint64_t& v) {
-    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos || t.size() > 19)
-      return false;
-    v = std::stoull(t);
-    return true;
+    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos) return false;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    return ec == std::errc() && end == t.data() + t.size();
   };
   if (!number(text.substr(0, dash), r.first)) return false;
   r.last = r.first;
@@ -267,7 +272,10 @@ bool parse_seed_range(const std::string& text, uint64_t& first, uint64_t& last) 
   return true;
 }
 
-int run_command(const command_options& o, std::ostream& out, std::ostream& err) {
+namespace {
+
+// run_command's work, once the memory cap is in place.
+int run_block(const command_options& o, std::ostream& out, std::ostream& err) {
   if (o.block == "tofu2-cq") return run_cq_command(o, out, err);
   if (o.block != "bcast-unit") {
     err << "bcastsim: error: --block '" << o.block
@@ -284,6 +292,26 @@ int run_command(const command_options& o, std::ostream& out, std::ostream& err) 
     if (const int wrote = write_json_file(j, o.json_file, err)) return wrote;
   }
   return code;
+}
+
+}  // namespace
+
+int run_command(const command_options& o, std::ostream& out, std::ostream& err) {
+  // The cap `run` takes from sim.max_memory_gib, at its default (cosim reads no scenario):
+  // a stimulus too large for the machine ends in std::bad_alloc (exit 1), not the OOM killer.
+  limit_address_space(default_memory_limit_bytes());
+  const char* const out_of_memory =
+      "bcastsim: out of memory: the co-simulation needs more than this process may use (3/4 "
+      "of the machine, or a ulimit); fewer --random-cycles or a shorter --replay recording\n";
+  try {
+    return run_block(o, out, err);
+  } catch (const std::bad_alloc&) {
+    err << out_of_memory;
+  } catch (const sc_core::sc_report& r) {  // a std::bad_alloc inside a SystemC process
+    if (!is_out_of_memory(r)) throw;
+    err << out_of_memory;
+  }
+  return 1;
 }
 
 }  // namespace bcastsim::tb::cosim

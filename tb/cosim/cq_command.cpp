@@ -59,6 +59,24 @@ std::string vcd_of(const command_options& o, std::string name) {
   return o.vcd_dir.empty() ? "" : o.vcd_dir + "/cq_dut_" + name + ".rtl.vcd";
 }
 
+// A recording's queues against what the RTL holds (the SystemC twin holds any size): a
+// refusal names the line and the field, where the model's own exception would not.
+int check_rtl_entries(const command_options& o, cq_model dut,
+                      const std::vector<cq_stimulus>& stimuli, std::ostream& err) {
+  if (dut == cq_model::systemc) return 0;
+  for (const cq_stimulus& s : stimuli) {
+    const uint64_t n = s.entries;
+    if (n != 0 && n <= hw::tofu2::rtl_max_toq_entries && (n & (n - 1)) == 0) continue;
+    err << "bcastsim: error: --replay '" << *o.replay << "' line " << s.line << ": entries = " << n
+        << " (queue " << s.name
+        << ") is not a size the RTL command queue holds; allowed with --dut " << o.dut
+        << ": a power of two up to " << hw::tofu2::rtl_max_toq_entries
+        << " (--dut systemc: up to 2097152)\n";
+    return 2;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_cq_command(const command_options& o, std::ostream& out, std::ostream& err) {
@@ -100,6 +118,7 @@ int run_cq_command(const command_options& o, std::ostream& out, std::ostream& er
   try {
     if (o.replay) {
       const std::vector<cq_stimulus> stimuli = load_cq_replay(*o.replay);
+      if (const int bad = check_rtl_entries(o, base.dut, stimuli, err)) return bad;
       for (const cq_stimulus& s : stimuli) {
         cq_lockstep_options opt = base;
         opt.entries = s.entries;

@@ -23,6 +23,7 @@ struct cq_stimulus {
   hw::tofu2::queue_mode mode = hw::tofu2::queue_mode::session;
   uint64_t entries = 2048;
   std::vector<hw::tofu2::cq_cycle> cycles;
+  uint64_t line = 0;  // its line in the recording, for messages
 };
 
 // A recording that cannot be read: the message names the file, the line and the field.

@@ -332,7 +332,8 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2) {
   std::ofstream(dir + "/bad.jsonl")
       << R"({"type":"unit","unit":"unit_0","router":0,"terminal":0,"params":{}})"
       << "\n";
-  expect("cosim --replay " + dir + "/bad.jsonl", {dir + "/bad.jsonl:1", "ill-formed"});
+  expect("cosim --replay " + dir + "/bad.jsonl",
+         {dir + "/bad.jsonl:1: params.clock_mhz is missing; allowed: numbers"});
   std::ofstream(dir + "/junk.jsonl") << "\n{not json\n";
   expect("cosim --replay " + dir + "/junk.jsonl", {dir + "/junk.jsonl:2"});
   std::ofstream(dir + "/orphan.jsonl")
@@ -446,7 +447,7 @@ BOOST_AUTO_TEST_CASE(cli_replay_fields_out_of_range_exit_2) {
       {0, "port.latency_ns", -1, {"port.latency_ns = -1"}},
       {0, "port.bandwidth_gib_per_s", 0, {"port.bandwidth_gib_per_s = 0"}},
       {0, "credit_delay_ps", max64, {"credit_delay_ps = 18446744073709551615"}},
-      {1, "children", {{-1, 0}}, {":2: children = [-1,0]"}},
+      {1, "children", {{-1, 0}}, {":2: children[0] = [-1,0]"}},
       {3, "tail_ps", -1, {":4: tail_ps = -1", "allowed: integers 3000 to"}},
       {3, "t_ps", max64, {"head_ps = 3000", "allowed: integers 18446744073709551615"}},
       {3, "count", 0, {"count = 0", "allowed: integers 1 to"}},
