@@ -67,6 +67,16 @@ void check(const config& cfg, const scenario& s) {
 
 class instance;
 
+// The router of the member whose supernode the plan starts from: the collective's root where
+// the algorithm has one (sfata, rfata collect there; program.cpp checked the root), else the
+// first member. A2A has no root, so its collective.root is unchecked and not read (a root
+// past the ranks had indexed past them).
+uint32_t root_router(const algorithms::collective_spec& c, const algorithms::instance_info& inst,
+                     const network::topology& topo, const network::placement& place) {
+  const uint32_t member = inst.algorithm->allgather_has_root ? c.root : 0;
+  return topo.router_of(place.terminal_of(inst.ranks.at(member)));
+}
+
 // The rank's offload_start starts its router's engine; the call returns at once.
 class agent final : public hw::offload_agent {
  public:
@@ -94,11 +104,10 @@ class instance final : public offload_instance, public hw::galaxy::engine_listen
     m_member_of_router.assign(routers, network::invalid_id);
     for (uint32_t m = 0; m < inst.ranks.size(); ++m)
       m_member_of_router[ctx.topo.router_of(ctx.place.terminal_of(inst.ranks[m]))] = m;
-    const uint32_t root_router =
-        ctx.topo.router_of(ctx.place.terminal_of(inst.ranks[m_spec->root]));
+    const uint32_t root = root_router(*m_spec, inst, ctx.topo, ctx.place);
     try {
       m_view = algorithms::galaxy_view::of(ctx.topo);
-      m_plan = algorithms::make_galaxy_plan(algorithm(), m_view, m_view.group_of[root_router]);
+      m_plan = algorithms::make_galaxy_plan(algorithm(), m_view, m_view.group_of[root]);
     } catch (const std::invalid_argument& e) {
       const std::string key = ctx.s.collective_keys[inst.collective] + ".algorithm";
       throw config_error(key, key + " = " + m_spec->algorithm + ": " + e.what());
@@ -382,7 +391,7 @@ algorithms::galaxy_plan plan_of(const scenario& s, const network::topology& topo
                                 const network::placement& place,
                                 const algorithms::instance_info& inst, algorithms::galaxy_view& v) {
   const algorithms::collective_spec& c = s.collectives[inst.collective];
-  const uint32_t root = topo.router_of(place.terminal_of(inst.ranks[c.root]));
+  const uint32_t root = root_router(c, inst, topo, place);
   algorithms::galaxy_algorithm a = algorithms::galaxy_algorithm::sfata;
   if (c.algorithm == "rfata") a = algorithms::galaxy_algorithm::rfata;
   if (c.algorithm == "a2a") a = algorithms::galaxy_algorithm::a2a;

@@ -117,6 +117,26 @@ BOOST_AUTO_TEST_CASE(a2a_runs_on_a_dragonfly) {
   BOOST_TEST(contains(bad.out.output, "every pair of groups"));
 }
 
+// A2A has no root: collective.root is only warned about, so any value runs as root 0 does
+// (a root past the ranks had crashed analyze with a segmentation fault, a fuzz finding).
+BOOST_AUTO_TEST_CASE(a2a_ignores_its_root_whatever_its_value) {
+  const std::vector<std::string> df = {"topology.kind=dragonfly", "topology.g=3", "topology.a=4",
+                                       "topology.h=1"};
+  for (const std::string command : {"analyze", "run"}) {
+    BOOST_TEST_CONTEXT(command) {
+      const run_result base = run_galaxy(command, "a2a", {}, df);
+      BOOST_TEST_REQUIRE(base.out.code == 0, base.out.output);
+      for (const std::string root : {"5", "99999"}) {
+        const run_result r = run_galaxy(command, "a2a", {"collective.root=" + root}, df);
+        BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+        BOOST_TEST(contains(r.out.output, "has no effect"));
+        BOOST_TEST(r.result["galaxy"] == base.result["galaxy"]);
+        BOOST_TEST(r.result["traversals"] == base.result["traversals"]);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(analyze_gives_the_plans_account) {
   const run_result a = run_galaxy("analyze", "rfata", {"collective.root=28"});
   BOOST_TEST_REQUIRE(a.out.code == 0, a.out.output);
