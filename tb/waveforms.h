@@ -7,8 +7,10 @@
 
 #include "tb/config.h"
 #include "tb/fabric.h"
+#include "tb/sc_vcd_waveform.h"
 #include "tlm/trace_window.h"
 
+#include <memory>
 #include <string>
 
 namespace bcastsim::tb {
@@ -32,9 +34,8 @@ class waveforms {
  private:
   void discard() noexcept;  // closes and removes the unfinished VCDs, the blocks' own too
   const scenario& m_s;
-  sc_core::sc_trace_file* m_vcd = nullptr;
-  std::string m_base;  // FILE of FILE.vcd and FILE.gtkw
-  std::string m_part;  // the VCD SystemC writes until close(), beside FILE.vcd
+  std::unique_ptr<sc_vcd_waveform> m_vcd;  // under a temporary name beside FILE.vcd until close()
+  std::string m_base;                      // FILE of FILE.vcd and FILE.gtkw
   tlm_net::trace_catalog m_traced;
 };
 

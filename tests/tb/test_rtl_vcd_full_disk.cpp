@@ -1,7 +1,9 @@
 // Waveforms of the verilated RTL on a full disk (issue 39, defect 2): a run or a co-simulation
 // whose VCD cannot be written whole exits 2 naming --vcd and the write's error, and leaves no
 // waveform behind, neither a temporary file nor one under its final name. It used to hang for
-// ever inside Verilator's VCD writer. Each case mounts a 64 KiB tmpfs in its scratch folder
+// ever inside Verilator's VCD writer; a co-simulation's SystemC VCDs (cosim_ref.vcd,
+// cosim_dut.vcd) were written under their final names and, with a SystemC DUT, left cut short
+// with exit 0. Each case mounts a 64 KiB tmpfs in its scratch folder
 // (skipped where mount is not permitted), nearly fills it and runs under a time limit, so a
 // hang fails the case. Needs a build with Verilator (label cosim).
 #include "cli_runner.h"
@@ -48,6 +50,15 @@ BOOST_AUTO_TEST_CASE(run_with_rtl_unit_vcd_on_a_full_disk_exits_2_and_leaves_not
                               "/experiments/ragasa/df72.yaml --set ragasa.model=rtl "
                               "--set trace.blocks=unit_0 --vcd DISK/w.vcd --out " +
                               fresh_dir());
+}
+
+BOOST_AUTO_TEST_CASE(cosim_rtl_vcd_on_a_full_disk_exits_2_and_leaves_nothing) {
+  expect_refused_on_full_disk("cosim -q --dut rtl --seed 1 --random-cycles 3000 --vcd DISK/vcd");
+}
+
+BOOST_AUTO_TEST_CASE(cosim_systemc_dut_vcd_on_a_full_disk_exits_2_and_leaves_nothing) {
+  expect_refused_on_full_disk(
+      "cosim -q --dut systemc --seed 1 --random-cycles 3000 --vcd DISK/vcd");
 }
 
 BOOST_AUTO_TEST_CASE(cosim_tofu2_cq_vcd_on_a_full_disk_exits_2_and_leaves_nothing) {
