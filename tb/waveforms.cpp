@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace bcastsim::tb {
@@ -103,17 +104,26 @@ void waveforms::discard() noexcept {
 
 void waveforms::close() {
   if (!m_vcd) return;
-  // Every file closed and found whole before any is renamed; the blocks' own first.
+  // Every file closed and found whole, and the save file written, before any VCD is renamed:
+  // a save file that does not fit (a full disk) leaves no VCD either. The blocks' own first.
   std::vector<tlm_net::own_waveform*> all = m_traced.own;
   all.push_back(m_vcd.get());
-  for (const auto step : {tlm_net::own_step::close, tlm_net::own_step::commit}) {
-    const std::string why = tlm_net::finish_own_waveforms(all, step);
-    if (!why.empty()) {
-      m_vcd.reset();
-      throw vcd_error(why);
+  std::string why = tlm_net::finish_own_waveforms(all, tlm_net::own_step::close);
+  if (why.empty()) {
+    try {
+      write_save_file();
+    } catch (...) {
+      discard();
+      throw;
     }
+    why = tlm_net::finish_own_waveforms(all, tlm_net::own_step::commit);
+    if (!why.empty()) std::remove((m_base + ".gtkw").c_str());
   }
   m_vcd.reset();
+  if (!why.empty()) throw vcd_error(why);
+}
+
+void waveforms::write_save_file() const {
   const std::string name = m_base.substr(m_base.rfind('/') + 1);
   gtkwave_view view;
   view.vcd_file = name + ".vcd";

@@ -136,3 +136,21 @@ BOOST_AUTO_TEST_CASE(vcd_on_a_full_disk_exits_2_and_leaves_nothing) {
   BOOST_TEST(contains(o.output, "No space left on device"), o.output);
   for (const std::string& f : disk.files()) BOOST_TEST(false, "left behind: " << f);
 }
+
+// A disk with room for the VCD but not for the save file beside it: exit 2, and no VCD left
+// either (it used to be renamed before the save file failed). A 64 KiB tmpfs left with two
+// pages: the one-rank run's VCD takes two (6,377 bytes), the save file finds none.
+BOOST_AUTO_TEST_CASE(vcd_whose_save_file_does_not_fit_leaves_nothing) {
+  bcastsim::test::scratch_tmpfs disk;
+  if (!disk.mounted()) {
+    BOOST_TEST_MESSAGE("skipped: " << disk.why());
+    return;
+  }
+  disk.fill_leaving(8192);
+  const outcome o = run_cli("run -q --set job.placement=contiguous --set job.ranks=1 --vcd " +
+                                disk.dir() + "/one.vcd --out " + fresh_dir(),
+                            120);
+  BOOST_TEST(o.code == 2, o.code << ": " << o.output);
+  BOOST_TEST(contains(o.output, "one.gtkw"), o.output);
+  for (const std::string& f : disk.files()) BOOST_TEST(false, "left behind: " << f);
+}
