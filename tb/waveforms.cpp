@@ -2,17 +2,14 @@
 
 #include "tb/atomic_file.h"
 #include "tb/gtkwave_save_file.h"
-
-#include <sysc/tracing/sc_tracing_ids.h>
+#include "tb/sc_vcd_waveform.h"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 namespace bcastsim::tb {
 
@@ -51,15 +48,14 @@ waveforms::waveforms(const scenario& s, fabric& fab) : m_s(s) {
   if (m_base.size() > 4 && m_base.compare(m_base.size() - 4, 4, ".vcd") == 0)
     m_base.resize(m_base.size() - 4);
   check_vcd_path(s.vcd_file, m_base + ".vcd");
-  const std::string part_base = m_base + ".part" + std::to_string(getpid());
-  m_part = part_base + ".vcd";
-  if (!std::ofstream(m_part)) {  // SystemC would terminate the process at the first sc_start
-    throw vcd_error("cannot write '" + m_base + ".vcd': " + std::strerror(errno));
+  m_vcd = std::make_unique<sc_vcd_waveform>(m_base + ".vcd");
+  if (!m_vcd->opened()) {  // SystemC would terminate the process at the first sc_start
+    const std::string why = std::strerror(errno);
+    m_vcd.reset();
+    throw vcd_error("cannot write '" + m_base + ".vcd': " + why);
   }
-  m_vcd = sc_core::sc_create_vcd_trace_file(part_base.c_str());
-  m_vcd->set_time_unit(1, sc_core::SC_PS);
   tlm_net::trace_window window;
-  window.file = m_vcd;
+  window.file = m_vcd->file();
   window.catalog = &m_traced;
   const size_t slash = m_base.rfind('/');
   window.own_vcd_dir = slash == std::string::npos ? "." : m_base.substr(0, slash);
@@ -92,7 +88,7 @@ waveforms::waveforms(const scenario& s, fabric& fab) : m_s(s) {
     }
   }
   // The header now, with the initial values: the VCD is whole even if nothing is simulated.
-  vcd_header_writer::write(*m_vcd);
+  vcd_header_writer::write(*m_vcd->file());
 }
 
 waveforms::~waveforms() {
@@ -102,44 +98,32 @@ waveforms::~waveforms() {
 void waveforms::discard() noexcept {
   if (!m_vcd) return;
   // Unwinding from an error before the run ended: no VCD rather than a partial one.
-  try {
-    sc_core::sc_report_handler::set_actions(sc_core::SC_ID_TRACING_CLOSE_EMPTY_FILE_,
-                                            sc_core::SC_DO_NOTHING);
-    sc_core::sc_close_vcd_trace_file(m_vcd);
-  } catch (...) {
-    // The error being unwound is the one to report, not a warning of SystemC's on closing.
-  }
-  m_vcd = nullptr;
-  std::remove(m_part.c_str());
+  m_vcd.reset();
   for (tlm_net::own_waveform* w : m_traced.own) w->discard();
 }
 
 void waveforms::close() {
   if (!m_vcd) return;
-  // Every file closed and found whole before any is renamed.
-  std::string own_error = tlm_net::finish_own_waveforms(m_traced.own, tlm_net::own_step::close);
-  if (!own_error.empty()) {
-    discard();
-    throw vcd_error(own_error);
+  // Every file closed and found whole, and the save file written, before any VCD is renamed:
+  // a save file that does not fit (a full disk) leaves no VCD either. The blocks' own first.
+  std::vector<tlm_net::own_waveform*> all = m_traced.own;
+  all.push_back(m_vcd.get());
+  std::string why = tlm_net::finish_own_waveforms(all, tlm_net::own_step::close);
+  if (why.empty()) {
+    try {
+      write_save_file();
+    } catch (...) {
+      discard();
+      throw;
+    }
+    why = tlm_net::finish_own_waveforms(all, tlm_net::own_step::commit);
+    if (!why.empty()) std::remove((m_base + ".gtkw").c_str());
   }
-  sc_core::sc_close_vcd_trace_file(m_vcd);
-  m_vcd = nullptr;
-  const std::string vcd = m_base + ".vcd";
-  if (!tlm_net::vcd_complete(m_part)) {
-    std::remove(m_part.c_str());
-    for (tlm_net::own_waveform* w : m_traced.own) w->discard();
-    throw vcd_error("cannot write '" + vcd + "' whole: it came out incomplete (disk full?)");
-  }
-  own_error = tlm_net::finish_own_waveforms(m_traced.own, tlm_net::own_step::commit);
-  if (!own_error.empty()) {
-    std::remove(m_part.c_str());
-    throw vcd_error(own_error);
-  }
-  if (std::rename(m_part.c_str(), vcd.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(m_part.c_str());
-    throw vcd_error("cannot write '" + vcd + "': " + why);
-  }
+  m_vcd.reset();
+  if (!why.empty()) throw vcd_error(why);
+}
+
+void waveforms::write_save_file() const {
   const std::string name = m_base.substr(m_base.rfind('/') + 1);
   gtkwave_view view;
   view.vcd_file = name + ".vcd";

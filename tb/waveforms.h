@@ -7,8 +7,10 @@
 
 #include "tb/config.h"
 #include "tb/fabric.h"
+#include "tb/sc_vcd_waveform.h"
 #include "tlm/trace_window.h"
 
+#include <memory>
 #include <string>
 
 namespace bcastsim::tb {
@@ -26,15 +28,16 @@ class waveforms {
   // Closes the VCD, moves it to FILE.vcd and writes FILE.gtkw, zoomed to the window (to the
   // end of the simulated time when trace.end_ns is 0); finishes the traced blocks' own
   // waveforms (a verilated unit's <block>.rtl.vcd beside FILE.vcd). Throws config_error
-  // (trace.vcd) if any cannot be written whole (a full disk).
+  // (trace.vcd) if any of them or FILE.gtkw cannot be written whole (a full disk), leaving
+  // none of them.
   void close();
 
  private:
-  void discard() noexcept;  // closes and removes the unfinished VCDs, the blocks' own too
+  void discard() noexcept;       // closes and removes the unfinished VCDs, the blocks' own too
+  void write_save_file() const;  // FILE.gtkw, zoomed to the window
   const scenario& m_s;
-  sc_core::sc_trace_file* m_vcd = nullptr;
-  std::string m_base;  // FILE of FILE.vcd and FILE.gtkw
-  std::string m_part;  // the VCD SystemC writes until close(), beside FILE.vcd
+  std::unique_ptr<sc_vcd_waveform> m_vcd;  // under a temporary name beside FILE.vcd until close()
+  std::string m_base;                      // FILE of FILE.vcd and FILE.gtkw
   tlm_net::trace_catalog m_traced;
 };
 

@@ -13,14 +13,10 @@ using sc_core::sc_time_stamp;
 #include "Vbcast_core_early_free.h"
 #include "Vbcast_core_unfair.h"
 #include "verilated.h"
-#include "verilated_vcd_c.h"
 
-#include <unistd.h>
+#include "hw/verilated_waveform.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <ostream>
 #include <sstream>
 
@@ -44,60 +40,6 @@ constexpr uint32_t k_sq_max = 16;
 constexpr uint32_t k_handles = 1u << 16;
 constexpr uint64_t k_slot_max = 4096;  // packets held in Working Memory
 constexpr uint64_t k_wm_max = 1u << 24;
-
-// The core's own VCD, every signal of it: Verilator buffers what it writes, and a run leaves
-// without destructors, so the file is written as <name>.part<pid>.vcd and renamed when the
-// run's waveforms close (tlm_net::own_waveform), or removed.
-class core_vcd final : public tlm_net::own_waveform {
- public:
-  explicit core_vcd(std::string path) : m_path(std::move(path)) {
-    const std::string base = m_path.substr(0, m_path.size() - 4);  // less ".vcd"
-    m_part = base + ".part" + std::to_string(getpid()) + ".vcd";
-  }
-  ~core_vcd() override { discard(); }
-  core_vcd(const core_vcd&) = delete;
-  core_vcd& operator=(const core_vcd&) = delete;
-
-  VerilatedVcdC& file() { return m_file; }
-  void open() {
-    m_file.open(m_part.c_str());
-    m_state = m_file.isOpen() ? state::open : state::none;
-  }
-  const std::string& path() const override { return m_path; }
-  bool opened() const override { return m_state == state::open; }
-
-  std::string close() override {
-    if (m_state != state::open) return "it could not be opened";
-    m_file.close();
-    m_state = state::closed;
-    // A failed write ends the process in Verilator (its fatal handler), leaving the temporary
-    // file; this only checks what was closed.
-    if (tlm_net::vcd_complete(m_part)) return {};
-    discard();
-    return "it came out incomplete (disk full?)";
-  }
-  std::string commit() override {
-    if (m_state != state::closed) return "it was not closed";
-    if (std::rename(m_part.c_str(), m_path.c_str()) != 0) {
-      const std::string why = std::strerror(errno);
-      discard();
-      return why;
-    }
-    m_state = state::committed;
-    return {};
-  }
-  void discard() noexcept override {
-    if (m_state == state::open) m_file.close();
-    if (m_state == state::open || m_state == state::closed) std::remove(m_part.c_str());
-    m_state = state::none;
-  }
-
- private:
-  enum class state { none, open, closed, committed };
-  std::string m_path, m_part;
-  VerilatedVcdC m_file;
-  state m_state = state::none;
-};
 
 const char* error_name(uint32_t code) {
   switch (code) {
@@ -267,7 +209,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
       m_trace->declare(window, prefix, "verilated RTL");
     }
     if (!window.catalog) return;  // nobody to finish a file of its own
-    m_vcd = std::make_unique<core_vcd>(window.own_vcd_dir + "/" + prefix + ".rtl.vcd");
+    m_vcd = std::make_unique<verilated_waveform>(window.own_vcd_dir + "/" + prefix + ".rtl.vcd");
     m_core->trace(&m_vcd->file(), 99);
     m_vcd->open();
     window.catalog->own.push_back(m_vcd.get());
@@ -498,7 +440,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
   tlm_net::timed_queue<action> m_agenda;
   VerilatedContext m_ctx;
   std::unique_ptr<Core> m_core;
-  std::unique_ptr<core_vcd> m_vcd;
+  std::unique_ptr<verilated_waveform> m_vcd;
   tlm_net::trace_window m_window;
   std::unique_ptr<unit_trace_mirror> m_trace;  // with a SystemC VCD
 };

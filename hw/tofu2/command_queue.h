@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <deque>
 #include <iosfwd>
+#include <string>
 
 namespace bcastsim::hw::tofu2 {
 
@@ -72,6 +73,10 @@ class command_queue_port {
   virtual cq_state state() const = 0;
   // The descriptor at the consumer pointer; only while state().head_valid.
   virtual const toq_descriptor& head_descriptor() const = 0;
+  // Closes the port's own waveform (the RTL's VCD, written under a temporary name) and gives
+  // it its name: an empty string, or what went wrong ("cannot write 'PATH' whole: why"; the
+  // file is then removed). Once, after the last cycle.
+  virtual std::string finish_waveform() { return {}; }
 };
 
 class command_queue final : public command_queue_port {

@@ -1,9 +1,10 @@
 #include "hw/tofu2/command_queue_rtl.h"
 
+#include "hw/verilated_waveform.h"
+
 #include "Vtofu2_cq.h"
 #include "Vtofu2_cq_pass_scheduling.h"
 #include "verilated.h"
-#include "verilated_vcd_c.h"
 
 #include <stdexcept>
 #include <unordered_map>
@@ -24,17 +25,29 @@ class command_queue_rtl final : public command_queue_port {
     c.cfg_entries = static_cast<uint32_t>(entries);
     c.cfg_start = static_cast<uint32_t>(start);
     if (!vcd_path.empty()) {
-      m_vcd = std::make_unique<VerilatedVcdC>();
-      c.trace(m_vcd.get(), 99);
-      m_vcd->open(vcd_path.c_str());
+      m_vcd = std::make_unique<verilated_waveform>(vcd_path);
+      c.trace(&m_vcd->file(), 99);
+      m_vcd->open();
+      if (!m_vcd->opened())
+        throw std::invalid_argument("--vcd: cannot write '" + vcd_path +
+                                    "': it cannot be opened for writing");
     }
     c.rst = 1;
     edge();
     c.rst = 0;
   }
   ~command_queue_rtl() override {
-    if (m_vcd) m_vcd->close();
+    m_vcd.reset();  // before the core it reads: removed if it was not finished
     m_core->final();
+  }
+
+  std::string finish_waveform() override {
+    if (!m_vcd) return {};
+    for (const auto step : {tlm_net::own_step::close, tlm_net::own_step::commit}) {
+      const std::string why = tlm_net::finish_own_waveforms({m_vcd.get()}, step);
+      if (!why.empty()) return why;
+    }
+    return {};
   }
 
   void cycle(const cq_cycle& in) override {
@@ -92,13 +105,13 @@ class command_queue_rtl final : public command_queue_port {
   }
   void dump() {
     if (!m_vcd) return;
-    m_vcd->dump(m_time);
+    m_vcd->file().dump(m_time);
     m_time += 500;  // half a 1 ns cycle, in the VCD's ps
   }
 
   VerilatedContext m_ctx;
   std::unique_ptr<Core> m_core;
-  std::unique_ptr<VerilatedVcdC> m_vcd;
+  std::unique_ptr<verilated_waveform> m_vcd;
   uint64_t m_time = 0;
   uint32_t m_next_handle = 0;  // one per cycle, so handles never repeat among held ones
   std::unordered_map<uint32_t, toq_descriptor> m_descriptors;

@@ -2,6 +2,7 @@
 
 #include "hw/ragasa/unit_factory.h"
 #include "tb/atomic_file.h"
+#include "tb/config.h"
 #include "tb/memory_estimate.h"
 #ifdef BCASTSIM_WITH_VERILATOR
 #include "hw/ragasa/bcast_unit_rtl.h"
@@ -186,7 +187,12 @@ int run_seed_process(const command_options& o, unit_model model, uint64_t seed,
     command_options one = o;
     one.seed = seed;
     nlohmann::json j;
-    const int code = simulate(one, model, true, &j, out, err);
+    int code = 2;
+    try {
+      code = simulate(one, model, true, &j, out, err);
+    } catch (const config_error& e) {  // a waveform not written whole (--vcd)
+      err << "bcastsim: error: " << e.what() << "\n";
+    }
     const std::string text = j.dump();
     for (size_t done = 0; done < text.size();) {
       const ssize_t n = write(fds[1], text.data() + done, text.size() - done);

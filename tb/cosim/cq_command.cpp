@@ -77,6 +77,13 @@ int check_rtl_entries(const command_options& o, cq_model dut,
   return 0;
 }
 
+// A DUT's VCD that could not be written whole (a full disk): the run stops there, exit 2
+// naming --vcd, as `run --vcd` does. Earlier stimuli's VCDs were whole and stay.
+int waveform_failed(const cq_lockstep_report& r, std::ostream& err) {
+  err << "bcastsim: error: --vcd: " << r.waveform_error << "\n";
+  return 2;
+}
+
 }  // namespace
 
 int run_cq_command(const command_options& o, std::ostream& out, std::ostream& err) {
@@ -124,9 +131,9 @@ int run_cq_command(const command_options& o, std::ostream& out, std::ostream& er
         opt.entries = s.entries;
         opt.mode = s.mode;
         opt.vcd_path = vcd_of(o, s.name);
-        const int c =
-            report_line(out, s.name, base.dut, run_cq_lockstep(s.cycles, opt), o.quiet, list);
-        code = std::max(code, c);
+        const cq_lockstep_report r = run_cq_lockstep(s.cycles, opt);
+        code = std::max(code, report_line(out, s.name, base.dut, r, o.quiet, list));
+        if (!r.waveform_error.empty()) return waveform_failed(r, err);
       }
     } else {
       for (uint64_t seed = first;; ++seed) {
@@ -134,9 +141,10 @@ int run_cq_command(const command_options& o, std::ostream& out, std::ostream& er
         opt.seed = seed;
         opt.cycles = o.random_cycles;
         opt.vcd_path = vcd_of(o, "seed_" + std::to_string(seed));
-        const int c = report_line(out, "seed " + std::to_string(seed), base.dut,
-                                  run_cq_lockstep(opt), o.quiet, list);
-        code = std::max(code, c);
+        const cq_lockstep_report r = run_cq_lockstep(opt);
+        code = std::max(
+            code, report_line(out, "seed " + std::to_string(seed), base.dut, r, o.quiet, list));
+        if (!r.waveform_error.empty()) return waveform_failed(r, err);
         if (seed == last) break;
       }
     }

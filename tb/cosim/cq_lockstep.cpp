@@ -54,7 +54,11 @@ class lockstep {
     return false;
   }
 
-  cq_lockstep_report report() const { return m_report; }
+  // The report, once the last cycle ran: the DUT's waveform is finished first.
+  cq_lockstep_report finish() {
+    m_report.waveform_error = m_dut->finish_waveform();
+    return m_report;
+  }
 
  private:
   void count(const cq_cycle& c, const cq_state& before) {
@@ -93,7 +97,7 @@ cq_lockstep_report run_cq_lockstep(const cq_lockstep_options& options) {
     c.retire = rng.below(1000) < options.retire_per_mille;
     if (!ls.step(c)) break;
   }
-  return ls.report();
+  return ls.finish();
 }
 
 cq_lockstep_report run_cq_lockstep(const std::vector<hw::tofu2::cq_cycle>& cycles,
@@ -102,7 +106,7 @@ cq_lockstep_report run_cq_lockstep(const std::vector<hw::tofu2::cq_cycle>& cycle
   for (const cq_cycle& c : cycles) {
     if (!ls.step(c)) break;
   }
-  return ls.report();
+  return ls.finish();
 }
 
 }  // namespace bcastsim::tb::cosim

@@ -45,6 +45,7 @@ struct cq_lockstep_report {
   uint64_t cycles = 0;     // cycles run (up to and including a divergence)
   std::string divergence;  // the first: its cycle, the requests, both states
   cq_lockstep_coverage coverage;
+  std::string waveform_error;  // the DUT's VCD could not be written whole (then it is removed)
 };
 
 // Runs `options.cycles` random cycles, or up to the first divergence.

@@ -1,6 +1,7 @@
 #include "tb/cosim/harness.h"
 #include "hw/ragasa/packet_fields.h"
 #include "tb/config.h"
+#include "tb/sc_vcd_waveform.h"
 
 #include "tlm/packet_pool.h"
 #include "tlm/timed_queue.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <deque>
 #include <filesystem>
+#include <memory>
 #include <sstream>
 #include <systemc>
 
@@ -396,38 +398,67 @@ class harness final : public sc_core::sc_module {
 
 }  // namespace
 
+namespace {
+
+// A co-simulation's waveforms (options.vcd_dir): each written under a temporary name, and all
+// renamed only once all are whole (tlm_net::finish_own_waveforms), else none is left.
+class cosim_waveforms {
+ public:
+  // Opens the VCDs and traces every pair into them; their final names go to `names`.
+  cosim_waveforms(const harness& h, const cosim_options& options, std::vector<std::string>& names) {
+    if (options.vcd_dir.empty()) return;
+    std::filesystem::create_directories(options.vcd_dir);
+    const std::string dir = options.vcd_dir;
+    m_ref = open_vcd(dir + "/cosim_ref.vcd", names);
+    const bool systemc_dut = options.dut == hw::ragasa::unit_model::systemc;
+    if (systemc_dut) m_dut = open_vcd(dir + "/cosim_dut.vcd", names);
+    for (const auto& p : h.pairs) {
+      tlm_net::trace_window w;
+      w.own_vcd_dir = dir;
+      w.catalog = &m_traced;
+      w.file = m_ref->file();
+      p->ref->trace(w, p->basename());
+      w.file = m_dut ? m_dut->file() : nullptr;  // an RTL DUT writes a VCD of its own
+      const std::string prefix = systemc_dut ? p->basename() : "cosim_dut_" + p->stim.name;
+      p->dut->trace(w, prefix);
+      if (!systemc_dut) names.push_back(dir + "/" + prefix + ".rtl.vcd");
+    }
+    for (const tlm_net::own_waveform* v : m_traced.own) {
+      if (!v->opened())
+        throw config_error(
+            "--vcd", "--vcd: cannot write '" + v->path() + "': it cannot be opened for writing");
+    }
+  }
+
+  // Throws config_error (--vcd) when one cannot be written whole (a full disk).
+  void finish() {
+    for (const auto step : {tlm_net::own_step::close, tlm_net::own_step::commit}) {
+      const std::string why = tlm_net::finish_own_waveforms(m_traced.own, step);
+      if (!why.empty()) throw config_error("--vcd", "--vcd: " + why);
+    }
+  }
+
+ private:
+  std::unique_ptr<sc_vcd_waveform> open_vcd(const std::string& path,
+                                            std::vector<std::string>& names) {
+    auto vcd = std::make_unique<sc_vcd_waveform>(path);
+    m_traced.own.push_back(vcd.get());
+    names.push_back(path);
+    return vcd;
+  }
+
+  std::unique_ptr<sc_vcd_waveform> m_ref, m_dut;
+  tlm_net::trace_catalog m_traced;  // every VCD, the RTL DUTs' own too
+};
+
+}  // namespace
+
 report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& options,
                  coverage* cover) {
   harness h("cosim", stimuli, options);
   const std::string dut_name = hw::ragasa::to_string(options.dut);
   report r;
-  sc_core::sc_trace_file* ref_vcd = nullptr;
-  sc_core::sc_trace_file* dut_vcd = nullptr;
-  tlm_net::trace_catalog traced;  // for the RTL DUTs' own VCDs
-  if (!options.vcd_dir.empty()) {
-    std::filesystem::create_directories(options.vcd_dir);
-    const std::string dir = options.vcd_dir;
-    ref_vcd = sc_core::sc_create_vcd_trace_file((dir + "/cosim_ref").c_str());
-    ref_vcd->set_time_unit(1, sc_core::SC_PS);
-    r.waveforms.push_back(dir + "/cosim_ref.vcd");
-    const bool systemc_dut = options.dut == hw::ragasa::unit_model::systemc;
-    if (systemc_dut) {
-      dut_vcd = sc_core::sc_create_vcd_trace_file((dir + "/cosim_dut").c_str());
-      dut_vcd->set_time_unit(1, sc_core::SC_PS);
-      r.waveforms.push_back(dir + "/cosim_dut.vcd");
-    }
-    for (const auto& p : h.pairs) {
-      tlm_net::trace_window w;
-      w.own_vcd_dir = dir;
-      w.catalog = &traced;
-      w.file = ref_vcd;
-      p->ref->trace(w, p->basename());
-      w.file = dut_vcd;  // null for an RTL DUT: it writes a Verilator VCD of its own
-      const std::string prefix = systemc_dut ? p->basename() : "cosim_dut_" + p->stim.name;
-      p->dut->trace(w, prefix);
-      if (!systemc_dut) r.waveforms.push_back(dir + "/" + prefix + ".rtl.vcd");
-    }
-  }
+  cosim_waveforms waves(h, options, r.waveforms);
   // An error a block reports (SC_REPORT_ERROR: a broken protocol, an RTL error code) ends
   // the simulation; what was recorded until then is still compared.
   std::string error, error_source;
@@ -437,12 +468,7 @@ report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& opti
     error = e.get_msg();
     error_source = e.get_msg_type();
   }
-  if (ref_vcd) sc_core::sc_close_vcd_trace_file(ref_vcd);
-  if (dut_vcd) sc_core::sc_close_vcd_trace_file(dut_vcd);
-  for (const auto step : {tlm_net::own_step::close, tlm_net::own_step::commit}) {
-    const std::string why = tlm_net::finish_own_waveforms(traced.own, step);
-    if (!why.empty()) throw config_error("--vcd", why);
-  }
+  waves.finish();
 
   const uint64_t end_ps = now_ps();
   scoreboard sb(options.tolerance_cycles);

@@ -49,7 +49,9 @@ inline constexpr uint32_t default_tolerance_cycles = 4;
 // Elaborates one design with a pair per stimulus, simulates it to the end and returns the
 // scoreboard's report. Waveforms (options.vcd_dir): the references in vcd_dir/cosim_ref.vcd
 // (SystemC VCD, one scope per pair); a SystemC DUT in vcd_dir/cosim_dut.vcd; an RTL DUT writes
-// its own Verilator VCD, vcd_dir/cosim_dut_<pair>.rtl.vcd (trace_window::own_vcd_dir).
+// its own Verilator VCD, vcd_dir/cosim_dut_<pair>.rtl.vcd (trace_window::own_vcd_dir). Each
+// is written under a temporary name and renamed once all are whole; throws config_error
+// (--vcd) when one cannot be (a full disk), leaving none of them.
 // `cover`, when given, receives what the reference exercised, summed over the units.
 report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& options,
                  coverage* cover = nullptr);

@@ -21,9 +21,13 @@ struct outcome {
   std::string output;  // stdout and stderr
 };
 
-inline outcome run_cli(const std::string& args) {
+// `timeout_s` > 0: a run that outlives it is killed (timeout(1)) and seen as exit 124, so a
+// hang fails the test rather than stalling it.
+inline outcome run_cli(const std::string& args, unsigned timeout_s = 0) {
   outcome o;
-  const std::string cmd = std::string(BCASTSIM_BINARY) + " " + args + " 2>&1";
+  const std::string limit =
+      timeout_s > 0 ? "timeout -k 5 " + std::to_string(timeout_s) + " " : std::string();
+  const std::string cmd = limit + std::string(BCASTSIM_BINARY) + " " + args + " 2>&1";
   FILE* f = popen(cmd.c_str(), "r");
   BOOST_REQUIRE(f != nullptr);
   std::array<char, 4096> buf{};
