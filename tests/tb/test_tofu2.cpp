@@ -293,7 +293,9 @@ BOOST_AUTO_TEST_CASE(a_run_records_its_queues_and_the_cosim_replays_them) {
   std::ofstream(dir + "/unit.jsonl") << "{\"type\":\"unit\",\"unit\":\"unit_0\"}\n";
   const test::outcome wrong = run_cli("cosim --block tofu2-cq --replay " + dir + "/unit.jsonl");
   BOOST_TEST(wrong.code == 2);
-  BOOST_TEST(contains(wrong.output, "line 1: not a Tofu2 queue recording"), wrong.output);
+  BOOST_TEST(contains(wrong.output, "line 1: type = \"unit\" is a Bcast Unit recording's"),
+             wrong.output);
+  BOOST_TEST(contains(wrong.output, "allowed: tofu2_queue"), wrong.output);
   std::ofstream(dir + "/cut.jsonl") << "{\"type\":\"tofu2_queue\",\"queue\":\"q\"}\n";
   const test::outcome cut = run_cli("cosim --block tofu2-cq --replay " + dir + "/cut.jsonl");
   BOOST_TEST(cut.code == 2);
