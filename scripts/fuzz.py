@@ -44,7 +44,7 @@ from fuzz_cases import (  # noqa: E402
     EXPERIMENTS, SCENARIOS, STUDIES, CRASH_TEXT, shrink, read_keys, parse_keys, is_big, Case,
     Step)
 from fuzz_commands import make_case  # noqa: E402
-from fuzz_checks import make_node  # noqa: E402
+from fuzz_checks import make_node, unmount  # noqa: E402
 from fuzz_report import report, message_lines, signature  # noqa: E402, F401
 
 
@@ -298,6 +298,7 @@ def fuzz_one(args, keys, texts, number):
         skipped = write_inputs(case, work)
         if skipped:
             case.wall_s = 0
+            case.what.append("skipped: " + skipped)
             return case, "skipped", skipped, []
         rcs, runs = run_case(args.binary, case, work)
         case.wall_s = time.monotonic() - started
@@ -315,6 +316,9 @@ def fuzz_one(args, keys, texts, number):
             save_finding(args.findings, args.seed, case, work, rcs, text, found)
         return case, rcs[case.main], text, found
     finally:
+        for name, kind in case.modes:
+            if kind == "tmpfs":
+                unmount(os.path.join(work, "in", name))
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import stat
+import subprocess
 
 
 def load_json(work, folder, name):
@@ -29,6 +30,7 @@ def compare_results(first, a, b, what, only=None):
             return [("compare", "%s: a result.json is missing" % what)]
         for r in (ra, rb):
             r.pop("perf", None)
+            (r.get("config") or {}).pop("trace", None)  # names the output's own path
             if only:
                 for k in [k for k in r if k not in only]:
                     del r[k]
@@ -103,6 +105,38 @@ def file_made(step, path):
     return check
 
 
+def no_waveform(folder):
+    """A waveform write that failed leaves no VCD, whole or part, nor an empty one."""
+    def check(work, rcs):
+        try:
+            names = os.listdir(os.path.join(work, folder))
+        except OSError:
+            return []
+        left = [n for n in names if n.endswith(".vcd") and n != "filler"]
+        if rcs[-1] not in (None, 0) and left:
+            return [("full-disk", "failed waveform write left %s" % re.sub(r"\d+", "N",
+                                                                        sorted(left)[0]))]
+        return []
+    return check
+
+
+def mount_tmpfs(path, free_bytes=8192):
+    """A 64 KiB tmpfs at path, filled to leave free_bytes; False where mount is denied."""
+    os.mkdir(path)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", path],
+                      capture_output=True).returncode != 0:
+        return False
+    st = os.statvfs(path)
+    with open(os.path.join(path, "filler"), "wb") as f:
+        f.write(b"\0" * max(0, st.f_bavail * st.f_frsize - free_bytes))
+    return True
+
+
+def unmount(path):
+    if os.path.ismount(path):
+        subprocess.run(["umount", "-l", path], capture_output=True)
+
+
 def make_node(path, kind):
     """A FIFO, a null or zero character device, a folder or an empty file at path, made in
     the case's own folder (never the machine's /dev). Returns False where mknod is denied."""
@@ -115,6 +149,8 @@ def make_node(path, kind):
             return False
     elif kind == "dir":
         os.mkdir(path)
+    elif kind == "tmpfs":
+        return mount_tmpfs(path)
     else:
         open(path, "w").close()
     return True

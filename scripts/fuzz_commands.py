@@ -14,7 +14,7 @@ from fuzz_cases import Case, Step, legacy_case, mutate_text, random_sets
 from fuzz_scenarios import (COMBOS, OFFLOAD, base_keys, family_of, kind_of, render, tags_of,
                             vary)
 from fuzz_checks import (compare_results, analyze_agrees, csv_equal, node_kept, file_made,
-                         mutate_graph, mutate_recording, edit_graph)
+                         mutate_graph, mutate_recording, edit_graph, no_waveform)
 
 # One cycle of case types; a case's type is its number's slot in the cycle, so that a bounded
 # run covers every type and (through the scenario slots) every combo in a few cycles.
@@ -54,20 +54,27 @@ def scenario_case(rng, case, keys_table, seed):
     (shape, algo, extra), rnd = pick_combo(seed, case.number, rng)
     keys = base_keys(shape, algo, extra)
     case.what.append("%s %s round %d" % (shape, algo, rnd))
+    if shape.startswith("graph:"):
+        add_graph_steps(rng, case, shape, keys)
     if rnd >= 1:
         case.what += vary(rng, keys, rng.choice([1, 1, 2, 3]))
     command = "analyze" if rng.random() < 0.2 else "run"
     case.tags = dict(tags_of(shape, keys), command=command)
     if shape.startswith("graph:"):
-        add_graph_steps(rng, case, shape, keys)
         if rnd >= 2 and rng.random() < 0.5:
             case.steps.append(Step(action=mutate_graph(rng, "in/g.yaml"), command="mutate"))
-        elif rng.random() < 0.2:
-            # Relative to the scenario file that names it (README), not to the working folder.
-            keys["topology.file"] = "g.yaml"
-            case.what.append("topology.file relative to the scenario")
+    relative = shape.startswith("graph:") and rnd < 2 and rng.random() < 0.2
+    if relative:
+        # Relative to the scenario file that names it (README), not to the working folder.
+        keys["topology.file"] = "g.yaml"
+        case.what.append("topology.file relative to the scenario")
+    if keys.get("topology.kind") == "torus" and rnd >= 1 and rng.random() < 0.3:
+        keys["topology.mesh"] = rng.choice(["x", "x,z", "[y, c]", "x,x", "[b, b]"])
+        case.what.append("topology.mesh: %s" % keys["topology.mesh"])
     text = render(keys)
     step = Step(run_argv(command), command)
+    if re.search(r"(\w), *\1\b", str(keys.get("topology.mesh", ""))):
+        step.must_refuse = "dimension named twice in topology.mesh"
     if rnd >= 2:
         for _ in range(rng.choice([1, 1, 2])):
             text, what, big = mutate_text(rng, text, keys_table)
@@ -78,11 +85,12 @@ def scenario_case(rng, case, keys_table, seed):
             step.argv += sets
             case.what += what
             step.big = step.big or big
-    else:
-        step.expect_ok = True  # a valid combo: exit 1 or 2 is worth reading
+    elif rnd == 0 or relative:
+        step.expect = 0  # a valid combo as it is: it must run
     case.files["case.yaml"] = text
     fam = family_of(algo)
-    if command == "run" and fam in ("ragasa", "tofu2", "lanai", "galaxy") and rng.random() < 0.3:
+    if (command == "run" and fam in ("ragasa", "tofu2", "lanai", "galaxy")
+            and keys.get("tofu2.mode") != "host" and rng.random() < 0.3):
         step.argv += ["--record-unit-inputs", "out/rec.jsonl"]
         case.what.append("--record-unit-inputs")
         case.post.append(file_made(len(case.steps), "out/rec.jsonl"))
@@ -106,10 +114,16 @@ def analyze_vs_run_case(rng, case, seed, check_offload):
     if rng.random() < 0.5:
         case.what += vary(rng, keys, 1)
     keys.pop("routing.kind", None)
-    if rng.random() < 0.2:
-        bad = rng.choice([("fault.drop_packet", "link_nic_0:18446744073709551616"),
-                          ("job.ranks_per_node", 4), ("collective.root", 99999),
-                          ("collective.roots", "all")])
+    if rng.random() < 0.25:
+        # Inputs run must refuse: analyze must too (one check for both).
+        bad = [("fault.drop_packet", "link_nic_0:18446744073709551616"),
+               ("collective.root", 99999), ("fault.drop_rate", 0.5),
+               ("collective.ranks", "0-3,2")]
+        if family_of(algo) == "tofu2":
+            bad += [("job.ranks_per_node", 4), ("job.ranks_per_node", 2)] * 2
+        if "nic.kind" in keys or family_of(algo) == "lanai":
+            bad += [("fault.drop_packet", "link_nic_0:18446744073709551616")] * 2
+        bad = rng.choice(bad)
         keys[bad[0]] = bad[1]
         case.what.append("%s: %s" % bad)
     case.what.insert(0, "analyze vs run: %s %s" % (shape, algo))
@@ -247,10 +261,30 @@ def sweep_case(rng, case, seed):
     case.post.append(csv_equal(case.main, "out", "fresh"))
 
 
+def full_disk_case(rng, case):
+    """A waveform onto a nearly full tmpfs (mounted in the case's folder; skipped where mount
+    is denied): exit 1 or 2 with the write error in time, and no waveform left behind."""
+    what = rng.choice(["run-rtl", "run", "cosim", "cosim-cq"])
+    case.modes = (("../full", "tmpfs"),)
+    if what.startswith("run"):
+        sets = ["--set", "trace.blocks=unit_0"] + (["--set", "ragasa.model=rtl"]
+                                                   if what == "run-rtl" else [])
+        argv = run_argv("run") + ["--vcd", "full/w.vcd"] + sets
+    else:
+        argv = ["cosim", "--dut", "rtl", "--seed", "3", "--random-cycles", "3000", "--vcd",
+                "full", "-q"] + (["--block", "tofu2-cq"] if what == "cosim-cq" else [])
+    step = Step(argv, argv[0], timeout_s=3, out="full")  # a healthy one takes 0.5 s
+    case.steps.append(step)
+    case.what.append("%s --vcd on a full disk" % what)
+    case.tags = {"kind": "dragonfly", "family": "ragasa", "algorithm": "ragasa",
+                 "command": "full-disk"}
+    case.post.append(no_waveform("full"))
+
+
 def odd_case(rng, case, seed):
     """Outputs aimed at a FIFO, a device, a folder; sweep -j out of range; a run's waveform
-    interrupted by a signal. Each must be refused (exit 2) or clean up."""
-    r = rng.randrange(3)
+    interrupted by a signal; a full disk. Each must be refused (exit 2) or clean up."""
+    r = rng.randrange(4)
     keys = base_keys("dragonfly", "ragasa", {})
     case.files["case.yaml"] = render(keys)
     if r == 0:
@@ -275,6 +309,8 @@ def odd_case(rng, case, seed):
         case.what.append("sweep -j %s" % j)
         case.tags = {"kind": "dragonfly", "family": "ragasa", "algorithm": "ragasa",
                      "command": "sweep-bad-jobs"}
+    elif r == 3:
+        full_disk_case(rng, case)
     else:
         sig = rng.choice([signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
         keys = base_keys("dragonfly72", "binomial", {"collective.bytes": 1048576})

@@ -11,7 +11,7 @@ import re
 SYSTEMC_LINE = re.compile(r"(Warning|Info|Error): \(\w\d+\)|^In (file|process): |^\s*$")
 
 # Commands whose cases must be refused or are cut short by design: no exit 0 expected.
-NO_EXIT_0 = {"output-at-device", "sweep-bad-jobs", "run-killed"}
+NO_EXIT_0 = {"output-at-device", "sweep-bad-jobs", "run-killed", "full-disk"}
 DIMENSIONS = ("kind", "family", "algorithm", "nic", "command")
 
 

@@ -42,7 +42,6 @@ COMBOS = (
     [("galaxyfly", a, {}) for a in ["binomial", "ragasa"]] +
     [("galaxyfly", a, {"job.ranks_per_node": 1, "collective.bytes": 160})
      for a in ["sfata", "rfata"]] +
-    [("torus", "sfata", {"job.ranks_per_node": 1, "collective.bytes": 160})] +
     [("dragonfly", "a2a", {"job.ranks_per_node": 1, "collective.bytes": 256})] +
     [("torus4", a, {"tofu2.mode": m}) for a in TOFU2 for m in ("offload", "host")] +
     [("dragonfly", "tofu2-pipeline", {"job.ranks_per_node": 1})] +
