@@ -29,7 +29,7 @@ def run_argv(command, out="out", scenario="in/case.yaml"):
 
 def pick_combo(seed, number, rng):
     """The combo of a scenario slot: every combo once per round, in a seed-shuffled order;
-    round 0 plain, round 1 with valid variations, later rounds also mutated."""
+    round 0 plain, round 1 with valid variations, later rounds varied and 60 % mutated."""
     cycle, slot = divmod(number, len(CYCLE))
     index = cycle * SCENARIO_SLOTS + CYCLE[:slot].count("scenario")
     order = list(range(len(COMBOS)))
@@ -60,10 +60,12 @@ def scenario_case(rng, case, keys_table, seed):
         case.what += vary(rng, keys, rng.choice([1, 1, 2, 3]))
     command = "analyze" if rng.random() < 0.2 else "run"
     case.tags = dict(tags_of(shape, keys), command=command)
+    mutated = rnd >= 2 and rng.random() < 0.6
     if shape.startswith("graph:"):
-        if rnd >= 2 and rng.random() < 0.5:
+        if rnd >= 2 and rng.random() < 0.3:
             case.steps.append(Step(action=mutate_graph(rng, "in/g.yaml"), command="mutate"))
-    relative = shape.startswith("graph:") and rnd < 2 and rng.random() < 0.2
+    relative = (shape.startswith("graph:") and len(case.steps) == 1 and not mutated
+                and rng.random() < 0.2)
     if relative:
         # Relative to the scenario file that names it (README), not to the working folder.
         keys["topology.file"] = "g.yaml"
@@ -75,7 +77,7 @@ def scenario_case(rng, case, keys_table, seed):
     step = Step(run_argv(command), command)
     if re.search(r"(\w), *\1\b", str(keys.get("topology.mesh", ""))):
         step.must_refuse = "dimension named twice in topology.mesh"
-    if rnd >= 2:
+    if mutated:
         for _ in range(rng.choice([1, 1, 2])):
             text, what, big = mutate_text(rng, text, keys_table)
             case.what.append(what)
@@ -114,7 +116,7 @@ def analyze_vs_run_case(rng, case, seed, check_offload):
     if rng.random() < 0.5:
         case.what += vary(rng, keys, 1)
     keys.pop("routing.kind", None)
-    if rng.random() < 0.25:
+    if rng.random() < 0.35:
         # Inputs run must refuse: analyze must too (one check for both).
         bad = [("fault.drop_packet", "link_nic_0:18446744073709551616"),
                ("collective.root", 99999), ("fault.drop_rate", 0.5),

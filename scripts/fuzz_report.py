@@ -28,8 +28,9 @@ def message_lines(err):
 def signature(kind, detail, err):
     """What groups findings in the summary: the kind and the first message line, digits out."""
     reports = [l for l in err.splitlines() if re.match(r"^(Error|Warning): \(", l)]
-    first = (reports if kind != "exit-1" and reports else
-             [l for l in message_lines(err) if l.strip()] or [""])[0]
+    lines = [l for l in message_lines(err) if l.strip()]
+    lines = [l for l in lines if not l.startswith("warning:")] or lines  # the error, not a note
+    first = (reports if kind != "exit-1" and reports else lines or [""])[0]
     if kind in ("accepted", "not-a-file", "timeout") or kind.startswith(
             ("differ", "resume", "analyze", "output-replaced", "flag-ignored", "compare")):
         first = detail
