@@ -1,23 +1,31 @@
 #!/usr/bin/env python3
-"""Mutation fuzzer for bcastsim's input handling (issue 13).
+"""Fuzzer of bcastsim's inputs, commands and new paths (issues 13 and 39).
 
-Mutates the shipped scenarios and studies (experiments/) and `--set` combinations, runs
-`bcastsim run`, `analyze` and `sweep` on them with a per-case timeout, and checks what every
-run must do whatever its input:
+Each case (scripts/fuzz_commands.py) is one or more commands in a folder of its own: valid
+small scenarios of every topology kind, offload family, NIC kind and algorithm
+(scripts/fuzz_scenarios.py), varied and mutated; analyze beside run; graph files written by
+`bcastsim graph`, run back or mutated; cosim of both blocks on random stimulus and replays;
+sweeps with --only, a signal in the middle and a resume; outputs aimed at FIFOs, devices and
+a full tmpfs; and issue 13's mutations of the shipped scenarios and studies
+(scripts/fuzz_cases.py). Every command is checked for what it must do whatever its input:
   - exit 0, 1 or 2; never a signal, never "terminate called" / an uncaught exception;
-  - exit 2 with a message on stderr naming what is wrong; exit 1 with more than a bare
-    SystemC report;
+  - exit 2 with a message on stderr naming what is wrong (not a JSON library's); exit 1
+    with more than a bare SystemC report;
   - exit 0: every JSON output parses, and result.json conserves packets: injected (NICs)
     plus copies sent by Bcast Units = delivered (NICs) plus packets taken in by the units,
     plus any dropped; every rank complete; traffic messages offered = sent + dropped at
     source, sent = delivered;
   - no output file left half-written (every *.json and results.csv parses) and no temporary
     file left behind.
+and across a case's commands (scripts/fuzz_checks.py): same seed, same result; analyze
+against run; a graph file against the built-in network; a resumed study against a fresh one;
+an output path naming a FIFO or device left as it was. The summary (scripts/fuzz_report.py)
+has a coverage table and fails when a class drawn never exits 0.
 Each case is seeded from (seed, case number), so one case reruns alone with --case. Failing
-cases go to the findings folder (input, command, output) and the summary groups them.
+cases go to the findings folder (input, commands, output) and the summary groups them.
 
-  scripts/fuzz.py build/release/bcastsim --seed 1 --cases 200 -j 2   # the CTest
-  scripts/fuzz.py build/release/bcastsim --seed 7 --minutes 30 --findings /tmp/fz
+  scripts/fuzz.py build/release/bcastsim --seed 1 --cases 300 -j 2 --min-complete 0.4  # CTest
+  scripts/fuzz.py build/release/bcastsim --seed 7 --cases 3000 --findings /tmp/fz  # release
   scripts/fuzz.py build/release/bcastsim --seed 7 --case 1234 --findings /tmp/one
 
 Exit: 0 no finding, 1 findings, 2 bad arguments. Standard library only.

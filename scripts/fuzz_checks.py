@@ -88,7 +88,8 @@ def csv_equal(first, a, b):
         except OSError as e:
             return [("resume", "results.csv missing: %s" % e)]
         if x != y:
-            xl, yl = x.decode(errors="replace").splitlines(), y.decode(errors="replace").splitlines()
+            xl = x.decode(errors="replace").splitlines()
+            yl = y.decode(errors="replace").splitlines()
             row = next((i for i in range(max(len(xl), len(yl)))
                         if i >= len(xl) or i >= len(yl) or xl[i] != yl[i]), 0)
             return [("resume", "resumed results.csv differs from a fresh run's at row %d" % row)]

@@ -185,8 +185,10 @@ def cosim_case(rng, case, seed):
                  "algorithm": block, "command": "cosim"}
     r = rng.random()
     if r < 0.45:
-        seeds = (["--seed", str(rng.randint(0, 2 ** 32))] if rng.random() < 0.7 else
-                 ["--seeds", "%d-%d" % ((lambda s: (s, s + rng.randint(0, 2)))(rng.randint(1, 500)))])
+        first = rng.choice([rng.randint(1, 500), rng.randint(1, 500), 0, 2 ** 64 - 1])
+        last = min(first + rng.randint(0, 2), 2 ** 64 - 1)
+        seeds = (["--seed", str(first)] if rng.random() < 0.6 else
+                 ["--seeds", "%d-%d" % (first, last)])  # the edges of the allowed range too
         case.steps.append(Step(["cosim"] + seeds + ["--random-cycles",
                                                     str(rng.choice([500, 2000, 5000]))] + tail,
                                "cosim", expect=0, timeout_s=20))
@@ -275,7 +277,7 @@ def full_disk_case(rng, case):
     else:
         argv = ["cosim", "--dut", "rtl", "--seed", "3", "--random-cycles", "3000", "--vcd",
                 "full", "-q"] + (["--block", "tofu2-cq"] if what == "cosim-cq" else [])
-    step = Step(argv, argv[0], timeout_s=3, out="full")  # a healthy one takes 0.5 s
+    step = Step(argv, argv[0], timeout_s=5, out="full")  # a healthy one: 0.5 s idle
     case.steps.append(step)
     case.what.append("%s --vcd on a full disk" % what)
     case.tags = {"kind": "dragonfly", "family": "ragasa", "algorithm": "ragasa",
