@@ -195,12 +195,14 @@ VARIATIONS = [
 
 def vary(rng, keys, count):
     """Applies up to count valid variations; returns their descriptions."""
-    what = []
+    what, used = [], set()
     for _ in range(count):
-        fits = [v for v in VARIATIONS if v[1](keys)]
+        fits = [v for v in VARIATIONS if v[0] not in used and v[1](keys)]
         if not fits:
             break
-        what.append(rng.choice(fits)[2](rng, keys))
+        name, _, change = rng.choice(fits)
+        used.add(name)
+        what.append(change(rng, keys))
     return what
 
 
