@@ -346,7 +346,9 @@ def odd_cli(rng):
         v = rng.choice(BOUNDARY)
         return ["--seed", v], "--seed %s" % v, False
     if choice == 1:
-        v = rng.choice(["out/w.vcd", "out", "/nonexistent/x.vcd", "/dev/full", "", "out/w"])
+        # A full device made in the case's folder: never the machine's own /dev/full, which
+        # a write-then-rename would replace (we run as root).
+        v = rng.choice(["out/w.vcd", "out", "/nonexistent/x.vcd", "in/dev-full", "", "out/w"])
         return ["--vcd", v], "--vcd %r" % v, False
     if choice == 2:
         v = rng.choice(["noequals", "=1", "a.b.c.d=1", "collective.bytes=", "seed==1",
@@ -404,6 +406,8 @@ def scenario_case(rng, case, keys, texts):
         case.argv += argv
         case.big = case.big or big
         case.what += [what] if what else []
+        if "in/dev-full" in argv:
+            case.modes += (("dev-full", "full"),)
     case.timeout_s = 8
 
 

@@ -149,13 +149,14 @@ def unmount(path):
 
 
 def make_node(path, kind):
-    """A FIFO, a null or zero character device, a folder or an empty file at path, made in
-    the case's own folder (never the machine's /dev). Returns False where mknod is denied."""
+    """A FIFO, a null, zero or full character device, a folder or an empty file at path,
+    made in the case's own folder (never the machine's /dev). False where mknod is denied."""
     if kind == "fifo":
         os.mkfifo(path)
-    elif kind in ("null", "zero"):
+    elif kind in ("null", "zero", "full"):
         try:
-            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 3 if kind == "null" else 5))
+            os.mknod(path, 0o666 | stat.S_IFCHR,
+                     os.makedev(1, {"null": 3, "zero": 5, "full": 7}[kind]))
         except PermissionError:
             return False
     elif kind == "dir":
