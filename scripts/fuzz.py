@@ -1,23 +1,31 @@
 #!/usr/bin/env python3
-"""Mutation fuzzer for bcastsim's input handling (issue 13).
+"""Fuzzer of bcastsim's inputs, commands and new paths (issues 13 and 39).
 
-Mutates the shipped scenarios and studies (experiments/) and `--set` combinations, runs
-`bcastsim run`, `analyze` and `sweep` on them with a per-case timeout, and checks what every
-run must do whatever its input:
+Each case (scripts/fuzz_commands.py) is one or more commands in a folder of its own: valid
+small scenarios of every topology kind, offload family, NIC kind and algorithm
+(scripts/fuzz_scenarios.py), varied and mutated; analyze beside run; graph files written by
+`bcastsim graph`, run back or mutated; cosim of both blocks on random stimulus and replays;
+sweeps with --only, a signal in the middle and a resume; outputs aimed at FIFOs, devices and
+a full tmpfs; and issue 13's mutations of the shipped scenarios and studies
+(scripts/fuzz_cases.py). Every command is checked for what it must do whatever its input:
   - exit 0, 1 or 2; never a signal, never "terminate called" / an uncaught exception;
-  - exit 2 with a message on stderr naming what is wrong; exit 1 with more than a bare
-    SystemC report;
+  - exit 2 with a message on stderr naming what is wrong (not a JSON library's); exit 1
+    with more than a bare SystemC report;
   - exit 0: every JSON output parses, and result.json conserves packets: injected (NICs)
     plus copies sent by Bcast Units = delivered (NICs) plus packets taken in by the units,
     plus any dropped; every rank complete; traffic messages offered = sent + dropped at
     source, sent = delivered;
   - no output file left half-written (every *.json and results.csv parses) and no temporary
     file left behind.
+and across a case's commands (scripts/fuzz_checks.py): same seed, same result; analyze
+against run; a graph file against the built-in network; a resumed study against a fresh one;
+an output path naming a FIFO or device left as it was. The summary (scripts/fuzz_report.py)
+has a coverage table and fails when a class drawn never exits 0.
 Each case is seeded from (seed, case number), so one case reruns alone with --case. Failing
-cases go to the findings folder (input, command, output) and the summary groups them.
+cases go to the findings folder (input, commands, output) and the summary groups them.
 
-  scripts/fuzz.py build/release/bcastsim --seed 1 --cases 200 -j 2   # the CTest
-  scripts/fuzz.py build/release/bcastsim --seed 7 --minutes 30 --findings /tmp/fz
+  scripts/fuzz.py build/release/bcastsim --seed 1 --cases 300 -j 2 --min-complete 0.4  # CTest
+  scripts/fuzz.py build/release/bcastsim --seed 7 --cases 3000 --findings /tmp/fz  # release
   scripts/fuzz.py build/release/bcastsim --seed 7 --case 1234 --findings /tmp/one
 
 Exit: 0 no finding, 1 findings, 2 bad arguments. Standard library only.
@@ -42,7 +50,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # The case generator; re-exported, as tests/scripts/test_fuzz.py uses it through this module.
 from fuzz_cases import (  # noqa: E402
     EXPERIMENTS, SCENARIOS, STUDIES, CRASH_TEXT, shrink, read_keys, parse_keys, is_big, Case,
-    make_case)
+    Step)
+from fuzz_commands import make_case  # noqa: E402
+from fuzz_checks import make_node, unmount  # noqa: E402
+from fuzz_report import report, message_lines, signature  # noqa: E402, F401
 
 
 # ---- running and checking ---------------------------------------------------------------
@@ -74,23 +85,58 @@ def child_env():
     return env
 
 
-def run_case(binary, case, work):
-    """Runs a case in its own folder; returns (exit code or None on timeout, out, err)."""
+def write_inputs(case, work):
+    """The case's files into in/ (@WORK: the case's folder) and its nodes (FIFOs...)."""
     os.makedirs(os.path.join(work, "in"))
     for name, text in case.files.items():
         with open(os.path.join(work, "in", name), "w", encoding="latin-1", errors="replace") as f:
-            f.write(text)
-    proc = subprocess.Popen([binary] + case.argv, cwd=work, stdin=subprocess.DEVNULL,
+            f.write(text.replace("@WORK", work))
+    for name, kind in case.modes:
+        if not make_node(os.path.join(work, "in", name), kind):
+            return "mknod %s not permitted" % name
+    return ""
+
+
+def run_step(binary, step, work):
+    """Runs one command in the case's folder; returns (exit code or None on timeout, out,
+    err). A step with `kill` gets that signal after its delay (a sweep or a run cut short)."""
+    argv = [a.replace("@WORK", work) for a in step.argv]
+    proc = subprocess.Popen([binary] + argv, cwd=work, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=limit_child, env=child_env())
     try:
-        out, err = proc.communicate(timeout=case.timeout_s)
+        if step.kill:
+            try:
+                out, err = proc.communicate(timeout=step.kill[0])
+                return proc.returncode, out.decode("utf-8", "replace"), err.decode(
+                    "utf-8", "replace")
+            except subprocess.TimeoutExpired:
+                proc.send_signal(step.kill[1])
+        out, err = proc.communicate(timeout=step.timeout_s)
         rc = proc.returncode
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         rc = None
     return rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+
+def run_case(binary, case, work):
+    """Runs a case's steps in its own folder; returns (rcs, [(step, rc, out, err)])."""
+    rcs, runs = [], []
+    for step in case.steps:
+        if step.action:
+            rcs.append("action")
+            case.what.append(step.action(work))
+            continue
+        last = next((r for r in reversed(rcs) if r != "action"), 0)
+        if step.requires_ok and last != 0:
+            rcs.append("skip")
+            continue
+        rc, out, err = run_step(binary, step, work)
+        rcs.append(rc)
+        runs.append((step, rc, out, err))
+    return rcs, runs
 
 
 def check_result(d):
@@ -162,20 +208,6 @@ def check_outputs(out_dir, exit_ok, command):
     return problems
 
 
-# A SystemC report, also when bcastsim only passes it on ("simulation error at 0 s: Warning:").
-SYSTEMC_LINE = re.compile(r"(Warning|Info|Error): \(\w\d+\)|^In (file|process): |^\s*$")
-
-
-def message_lines(err):
-    """stderr without SystemC's report lines and bcastsim's prefixes."""
-    lines = []
-    for line in err.splitlines():
-        if SYSTEMC_LINE.search(line) or line.startswith("Run with --help"):
-            continue
-        lines.append(re.sub(r"^bcastsim: (error: |simulation failed: )?", "", line))
-    return lines
-
-
 # Scenario paths that are no scenario file: a run must refuse them (exit 2).
 NOT_A_SCENARIO = ["in", "/dev/zero", "/proc/self/mem", "in/missing.yaml", "/etc/shadow-none",
                   ""]
@@ -184,13 +216,21 @@ NOT_A_SCENARIO = ["in", "/dev/zero", "/proc/self/mem", "in/missing.yaml", "/etc/
 def check_case(case, rc, out, err, work):
     """Findings of one finished case: a list of (kind, detail)."""
     if rc is None:
-        return [] if case.big else [("timeout", "no exit after %d s" % case.timeout_s)]
+        return [] if case.big else [("timeout", "%s: no exit after %d s" % (
+            case.command, case.timeout_s))]
     found = []
+    kill = getattr(case, "kill", None)
+    # A signal the case sent: death by it, or exit 128 + it (or 130, Ctrl-C's, for any).
+    killed = kill and rc in (-kill[1], 128 + kill[1], 130)
+    if getattr(case, "expect", None) is not None and rc != case.expect and not killed:
+        found.append(("exit-%s-expected" % case.expect, "%s exit %s" % (case.command, rc)))
     if case.must_refuse and rc == 0:
         found.append(("accepted", "exit 0 with a %s" % case.must_refuse))
     if case.command != "sweep" and case.argv[1] in NOT_A_SCENARIO and rc != 2:
         found.append(("not-a-file", "scenario %r accepted (exit %d)" % (case.argv[1], rc)))
-    if rc < 0:
+    if killed:
+        pass  # the signal the case sent: its outputs are checked below
+    elif rc < 0:
         found.append(("signal", "killed by signal %d (%s)" % (-rc, signal.Signals(-rc).name)))
     elif rc not in (0, 1, 2):
         found.append(("exit-code", "exit %d" % rc))
@@ -204,16 +244,20 @@ def check_case(case, rc, out, err, work):
                                            r"\b[A-Za-z_]+ *[:=]|\b(key|file|flag)\b", l)]
     if rc == 2 and not named:
         found.append(("exit-2-unnamed", "exit 2 without a message naming the input"))
+    if rc == 2 and re.search(r"\[json\.exception|type must be \w+, but is", err):
+        found.append(("exit-2-library-text", "exit 2 with a JSON library's message"))
     if rc == 1 and re.search(r"expected bytes .* but got", err):
         # The hosts match messages in posting order (MPI non-overtaking): a valid scenario
         # never fails so, whatever the routing (issue 13, reproduction 4).
         found.append(("exit-1-mismatch", "exit 1: a receive matched the wrong message"))
     if rc == 1 and not found and not message_lines(err + "\n" + out):
         found.append(("exit-1-systemc-only", "exit 1 with only a SystemC report"))
-    out_dir = os.path.join(work, "out")
+    out_dir = os.path.join(work, getattr(case, "out", "out"))
     if os.path.isdir(out_dir) and case.argv and "--list" not in case.argv:
         for p in check_outputs(out_dir, rc == 0, case.command):
-            found.append(("output", p))
+            # SIGKILL leaves a temporary behind by nature; a half-written final name never.
+            if not (killed and kill[1] == signal.SIGKILL and "temporary" in p):
+                found.append(("output", p))
     return found
 
 
@@ -233,85 +277,57 @@ def classify(kind, detail, err, argv):
     return None
 
 
-def signature(kind, detail, err):
-    """What groups findings in the summary: the kind and the first message line, digits out."""
-    reports = [l for l in err.splitlines() if re.match(r"^(Error|Warning): \(", l)]
-    first = (reports if kind != "exit-1" and reports else message_lines(err) or [""])[0]
-    if kind in ("accepted", "not-a-file", "timeout"):
-        first = detail
-    elif kind != "crash-text":
-        first = detail + " | " + first
-    return kind + ": " + re.sub(r"\d+", "N", re.sub(r"'[^']*'", "'…'", first))[:160]
-
-
-def save_finding(folder, seed, case, work, rc, out, err, found):
+def save_finding(folder, seed, case, work, rcs, text, found):
     dest = os.path.join(folder, "case-%s-%d" % (seed, case.number))
     shutil.rmtree(dest, ignore_errors=True)
-    shutil.copytree(work, dest, symlinks=True)
+    shutil.copytree(work, dest, symlinks=True, ignore_dangling_symlinks=True,
+                    ignore=lambda d, names: [n for n in names if not (
+                        os.path.isdir(os.path.join(d, n)) or os.path.isfile(os.path.join(d, n)))])
     with open(os.path.join(dest, "README.txt"), "w") as f:
         f.write("seed %s case %d: %s\n" % (seed, case.number, "; ".join(case.what)))
-        f.write("repeat: cd %s && %s\n" % (shlex.quote(dest), " ".join(
-            shlex.quote(a) for a in ["BCASTSIM"] + case.argv)))
-        f.write("exit: %s\n" % ("timeout" if rc is None else rc))
+        f.write("repeat: scripts/fuzz.py BCASTSIM --seed %s --case %d --findings DIR\n"
+                % (seed, case.number))
+        for step, rc in zip(case.steps, rcs):
+            if not step.action:
+                f.write("step: %s -> exit %s\n" % (" ".join(shlex.quote(a.replace("@WORK", dest))
+                                                             for a in ["BCASTSIM"] + step.argv),
+                                                   "timeout" if rc is None else rc))
         for kind, detail, item in found:
             f.write("finding: %s: %s%s\n" % (kind, detail, " (known: %s)" % item if item else ""))
-        f.write("--- stdout\n%s\n--- stderr\n%s\n" % (out[-4000:], err[-4000:]))
+        f.write("--- output\n%s\n" % text[-8000:])
 
 
 def fuzz_one(args, keys, texts, number):
-    case = make_case(args.seed, number, keys, texts)
+    """Runs one case; returns (case, outcome, stderr and stdout, findings)."""
+    case = make_case(args.seed, number, keys, texts, args.check_offload_analyze)
     work = tempfile.mkdtemp(prefix="case-%d-" % number, dir=args.work)
     try:
         started = time.monotonic()
-        rc, out, err = run_case(args.binary, case, work)
+        skipped = write_inputs(case, work)
+        if skipped:
+            case.wall_s = 0
+            case.what.append("skipped: " + skipped)
+            return case, "skipped", skipped, []
+        rcs, runs = run_case(args.binary, case, work)
         case.wall_s = time.monotonic() - started
-        found = [(k, d, classify(k, d, err + "\n" + out, case.argv))
-                 for k, d in check_case(case, rc, out, err, work)]
+        text = "\n".join(err + "\n" + out for _, _, out, err in runs)
+        found, sigkilled = [], False
+        for step, rc, out, err in runs:
+            for k, d in check_case(step, rc, out, err, work):
+                # A SIGKILLed writer leaves its temporary: later steps in its folder see it.
+                if not (sigkilled and k == "output" and "temporary" in d):
+                    found.append((k, d, classify(k, d, err + "\n" + out, step.argv)))
+            sigkilled = sigkilled or (step.kill and step.kill[1] == signal.SIGKILL)
+        for check in case.post:
+            found += [(k, d, classify(k, d, text, case.argv)) for k, d in check(work, rcs)]
         if found and args.findings:
-            save_finding(args.findings, args.seed, case, work, rc, out, err, found)
-        return case, rc, err + "\n" + out, found
+            save_finding(args.findings, args.seed, case, work, rcs, text, found)
+        return case, rcs[case.main], text, found
     finally:
+        for name, kind in case.modes:
+            if kind == "tmpfs":
+                unmount(os.path.join(work, "in", name))
         shutil.rmtree(work, ignore_errors=True)
-
-
-def report(args, results, elapsed_s):
-    """Prints the summary; returns the number of findings that fail the run."""
-    codes, exit1, groups = {}, {}, {}
-    for case, rc, err, found in results:
-        codes[rc] = codes.get(rc, 0) + 1
-        if rc == 1 and not found:
-            sig = signature("exit-1", "", err)
-            item = classify("exit-1", "", err, case.argv)
-            exit1.setdefault(sig + (" [%s]" % item if item else ""), []).append(case.number)
-        for kind, detail, item in found:
-            g = groups.setdefault(signature(kind, detail, err), [item, []])
-            g[1].append(case)
-    print("fuzz: seed %s, %d cases in %.0f s; exit codes: %s" % (
-        args.seed, len(results), elapsed_s,
-        ", ".join("%s: %d" % ("timeout" if k is None else k, v)
-                  for k, v in sorted(codes.items(), key=lambda kv: str(kv[0])))))
-    print("  exit 1 (a failed run is allowed; the reasons, for reading):")
-    for sig, numbers in sorted(exit1.items(), key=lambda kv: -len(kv[1])):
-        print("    %4d  %s (e.g. case %d)" % (len(numbers), sig[len("exit-1: "):], numbers[0]))
-    walls = {}
-    for case, _, _, _ in results:
-        walls.setdefault(case.command, []).append(getattr(case, "wall_s", 0))
-    print("  wall per case: " + ", ".join("%s %d x %.2f s" % (c, len(w), sum(w) / len(w))
-                                         for c, w in sorted(walls.items())))
-    failing = 0
-    for sig, (item, cases) in sorted(groups.items(), key=lambda kv: -len(kv[1][1])):
-        known = item and args.allow_known
-        failing += 0 if known else len(cases)
-        print("  %s %4d  %s" % ("KNOWN" if item else "FOUND", len(cases), sig))
-        if item:
-            print("            %s" % item)
-        first = cases[0]
-        print("            e.g. --seed %s --case %d: %s" % (args.seed, first.number,
-                                                         "; ".join(first.what)[:300]))
-    print("fuzz: %d finding(s)%s" % (failing, ", known ones allowed" if args.allow_known else ""))
-    if args.findings and groups:
-        print("fuzz: inputs, commands and outputs in %s" % args.findings)
-    return failing
 
 
 def load_texts():
@@ -335,6 +351,10 @@ def main():
     ap.add_argument("--findings", help="folder for failing cases (input, command, output)")
     ap.add_argument("--allow-known", action="store_true",
                     help="findings of defects already filed (KNOWN) do not fail the run")
+    ap.add_argument("--min-complete", type=float, default=0.0,
+                    help="fail when fewer than this fraction of run cases exit 0 (e.g. 0.4)")
+    ap.add_argument("--check-offload-analyze", action="store_true",
+                    help="compare analyze with run for the offload families too")
     args = ap.parse_args()
     if not os.access(args.binary, os.X_OK):
         ap.error("binary %r is not executable" % args.binary)

@@ -241,18 +241,38 @@ def mutate_text(rng, text, keys):
 
 # ---- cases ------------------------------------------------------------------------------
 
-class Case:
-    """One fuzz case: input files (name -> text), a command, a description."""
+class Step:
+    """One command of a case, run in the case's folder; or, with `action`, a Python step
+    between commands (it edits a file and returns what it did)."""
 
-    def __init__(self, number):
-        self.number = number
-        self.files = {}
-        self.argv = []
-        self.what = []
+    def __init__(self, argv=None, command="run", timeout_s=8, out="out", **kw):
+        self.argv = argv or []
+        self.command = command
+        self.timeout_s = timeout_s
+        self.out = out  # the output folder its checks read
         self.big = False
         self.must_refuse = ""  # what makes the input invalid whatever the keys say
-        self.command = "run"
-        self.timeout_s = 0
+        self.expect = None  # an exit code this step must give (None: any of 0, 1, 2)
+        self.kill = None  # (seconds, signal): signal the process after that long
+        self.requires_ok = False  # run only when the previous command exited 0
+        self.action = None
+        self.__dict__.update(kw)
+
+
+class Case(Step):
+    """One fuzz case: input files (name -> text), its steps (a one-command case is its own
+    step), checks across steps, the classes it covers (`tags`) and a description."""
+
+    def __init__(self, number):
+        super().__init__(timeout_s=0)
+        self.number = number
+        self.files = {}
+        self.what = []
+        self.steps = []
+        self.main = 0  # the step whose exit code is the case's outcome
+        self.post = []  # callables (work, rcs) -> [(kind, detail)]
+        self.tags = {}
+        self.modes = ()  # file modes to make in in/: (name, "fifo" | "null" | "zero" | "dir")
 
 
 OTHER_KIND = re.compile(r"^(topology\.(x|y|z|terminals_per_node|mesh|file)|link\.[xyzabc]\.|"
@@ -326,7 +346,9 @@ def odd_cli(rng):
         v = rng.choice(BOUNDARY)
         return ["--seed", v], "--seed %s" % v, False
     if choice == 1:
-        v = rng.choice(["out/w.vcd", "out", "/nonexistent/x.vcd", "/dev/full", "", "out/w"])
+        # A full device made in the case's folder: never the machine's own /dev/full, which
+        # a write-then-rename would replace (we run as root).
+        v = rng.choice(["out/w.vcd", "out", "/nonexistent/x.vcd", "in/dev-full", "", "out/w"])
         return ["--vcd", v], "--vcd %r" % v, False
     if choice == 2:
         v = rng.choice(["noequals", "=1", "a.b.c.d=1", "collective.bytes=", "seed==1",
@@ -384,6 +406,8 @@ def scenario_case(rng, case, keys, texts):
         case.argv += argv
         case.big = case.big or big
         case.what += [what] if what else []
+        if "in/dev-full" in argv:
+            case.modes += (("dev-full", "full"),)
     case.timeout_s = 8
 
 
@@ -417,8 +441,8 @@ def study_case(rng, case, keys, texts):
     case.timeout_s = 30
 
 
-def make_case(seed, number, keys, texts):
-    rng = random.Random("%s:%d" % (seed, number))
+def legacy_case(rng, number, texts, keys):
+    """The issue-13 cases: shipped scenarios and studies mutated, mostly bad input."""
     case = Case(number)
     for name in ("default.yaml", "df72.yaml"):
         case.files[name] = texts["ragasa/df72.yaml" if name == "df72.yaml" else name]
@@ -429,4 +453,5 @@ def make_case(seed, number, keys, texts):
         scenario_case(rng, case, keys, texts)
     else:
         study_case(rng, case, keys, texts)
+    case.tags = {"command": case.command, "source": "shipped"}
     return case

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""scripts/fuzz.py's checks catch what they claim to (issue 13): a fuzzer whose checks pass
-everything would look green while finding nothing. Standard library only."""
+"""scripts/fuzz.py's checks catch what they claim to (issues 13 and 39): a fuzzer whose checks
+pass everything would look green while finding nothing, and one whose cases miss a family
+would look green while testing nothing of it. Standard library only."""
 
 import json
 import os
+import signal
 import sys
 import tempfile
+import types
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
 import fuzz  # noqa: E402
+import fuzz_checks  # noqa: E402
+import fuzz_report  # noqa: E402
+import fuzz_scenarios  # noqa: E402
 
 
 def result(injected, delivered, units=None, ranks=72, complete=72):
@@ -182,6 +188,119 @@ class Cases(unittest.TestCase):
         self.assertFalse(fuzz.is_big("minimal"))
         self.assertTrue(fuzz.is_big("1", "traffic.message_bytes"))  # 4.8 M messages: 12 s
         self.assertFalse(fuzz.is_big("1024", "traffic.message_bytes"))
+
+
+class Steps(unittest.TestCase):
+    def test_the_signal_a_case_sends_is_no_finding_but_its_leftovers_are(self):
+        c = case()
+        c.kill = (0.1, signal.SIGTERM)
+        with tempfile.TemporaryDirectory() as work:
+            os.makedirs(os.path.join(work, "out"))
+            self.assertEqual(kinds(fuzz.check_case(c, -signal.SIGTERM, "", "", work)), [])
+            open(os.path.join(work, "out", "w.part123.vcd"), "w").close()
+            self.assertEqual(kinds(fuzz.check_case(c, -signal.SIGTERM, "", "", work)),
+                             ["output"])
+            c.kill = (0.1, signal.SIGKILL)  # SIGKILL cannot clean up: a temporary may stay
+            self.assertEqual(kinds(fuzz.check_case(c, -signal.SIGKILL, "", "", work)), [])
+
+    def test_an_expected_exit_code_and_library_text(self):
+        c = case()
+        c.expect = 2
+        self.assertIn("exit-2-expected", CheckCase.check(self, 0, c=c))
+        self.assertIn("exit-2-library-text", CheckCase.check(
+            self, 2, "bcastsim: error: rec.jsonl line 3: [json.exception.type_error.302] "
+                     "type must be string, but is number"))
+
+
+def write(work, folder, name, data):
+    os.makedirs(os.path.join(work, folder), exist_ok=True)
+    with open(os.path.join(work, folder, name), "w") as f:
+        f.write(data if isinstance(data, str) else json.dumps(data))
+
+
+class CrossChecks(unittest.TestCase):
+    def test_analyze_against_run(self):
+        with tempfile.TemporaryDirectory() as work:
+            t = {"terminal": {"messages": 4, "packets": 8}, "local": {"messages": 2,
+                                                                      "packets": 4}}
+            write(work, "out", "result.json", {"traversals": t})
+            write(work, "an", "analyze.json", {"traversals": t})
+            check = fuzz_checks.analyze_agrees(0, "out", "an", True)
+            self.assertEqual(check(work, [0, 0]), [])
+            t["local"]["packets"] = 3
+            write(work, "an", "analyze.json", {"traversals": t})
+            self.assertEqual(check(work, [0, 0])[0][0], "analyze-vs-run")
+            self.assertEqual(fuzz_checks.analyze_agrees(0, "out", "an", False)(work, [0, 0]),
+                             [])
+            self.assertEqual(check(work, [2, 0])[0][0], "analyze-accepts")
+            self.assertEqual(check(work, [2, 2]), [])
+
+    def test_same_seed_same_result_less_perf(self):
+        with tempfile.TemporaryDirectory() as work:
+            write(work, "out", "result.json", {"sim_time_ns": 5, "perf": {"wall_s": 1}})
+            write(work, "again", "result.json", {"sim_time_ns": 5, "perf": {"wall_s": 2}})
+            check = fuzz_checks.compare_results(0, "out", "again", "rerun")
+            self.assertEqual(check(work, [0, 0]), [])
+            write(work, "again", "result.json", {"sim_time_ns": 6, "perf": {"wall_s": 2}})
+            self.assertEqual(check(work, [0, 0])[0][0], "differ")
+            self.assertEqual(check(work, [0, 1]), [])
+
+    def test_resumed_study_against_a_fresh_one(self):
+        with tempfile.TemporaryDirectory() as work:
+            write(work, "out", "results.csv", "a,b\n1,2\n")
+            write(work, "fresh", "results.csv", "a,b\n1,2\n")
+            check = fuzz_checks.csv_equal(0, "out", "fresh")
+            self.assertEqual(check(work, [0, 0]), [])
+            write(work, "fresh", "results.csv", "a,b\n1,3\n")
+            self.assertEqual(check(work, [0, 0])[0][0], "resume")
+
+    def test_an_output_path_naming_a_fifo_must_stay_one(self):
+        with tempfile.TemporaryDirectory() as work:
+            path = os.path.join(work, "dst")
+            fuzz_checks.make_node(path, "fifo")
+            check = fuzz_checks.node_kept("dst", "fifo")
+            self.assertEqual(check(work, [2]), [])
+            os.remove(path)
+            open(path, "w").close()  # what a write-then-rename does to it
+            self.assertEqual(check(work, [0])[0][0], "output-replaced")
+
+
+class Coverage(unittest.TestCase):
+    def results(self, rcs):
+        out = []
+        for i, (algo, rc) in enumerate(rcs):
+            c = fuzz.Case(i)
+            c.tags = {"kind": "torus", "family": fuzz_scenarios.family_of(algo),
+                      "algorithm": algo, "command": "run"}
+            out.append((c, rc, "", []))
+        return out
+
+    def test_a_class_that_never_completes_fails_the_run(self):
+        args = types.SimpleNamespace(seed=1, allow_known=False, findings=None, case=None,
+                                     min_complete=0.4)
+        ok = self.results([("binomial", 0), ("ragasa", 0), ("ragasa", 2)])
+        self.assertEqual(fuzz_report.report(args, ok, 1), 0)
+        bad = self.results([("binomial", 0), ("binomial", 0), ("ragasa", 2)])
+        self.assertEqual(fuzz_report.report(args, bad, 1), 2)  # algorithm and family
+        args.min_complete = 0.9
+        self.assertEqual(fuzz_report.report(args, ok, 1), 1)  # 2 of 3 run cases complete
+
+    def test_a_bounded_run_draws_every_kind_family_algorithm_and_command(self):
+        keys = {"collective.bytes": ("0", "6.87195e+10"), "routing.kind": ["minimal"]}
+        keys.update(("fuzz.key_%d" % i, ("0", "9")) for i in range(8))
+        texts = fuzz.load_texts()
+        tags = {}
+        for n in range(200):
+            c = fuzz.make_case("1", n, keys, texts)
+            for d, v in c.tags.items():
+                tags.setdefault(d, set()).add(v)
+        self.assertTrue({"dragonfly", "torus", "myrinet", "galaxyfly", "graph"} <= tags["kind"])
+        self.assertTrue({"host", "ragasa", "tofu2", "galaxy", "lanai"} <= tags["family"])
+        self.assertTrue({"host", "lanai", "tofu2"} <= tags["nic"])
+        algos = set(a for _, a, _ in fuzz_scenarios.COMBOS)
+        self.assertTrue(algos <= tags["algorithm"], algos - tags["algorithm"])
+        self.assertTrue({"run", "analyze", "analyze-vs-run", "graph", "cosim", "sweep"}
+                        <= tags["command"], tags["command"])
 
 
 if __name__ == "__main__":
