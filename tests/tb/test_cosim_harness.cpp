@@ -7,6 +7,7 @@
 // Cases that simulate elaborate one design each (one CTest entry per case); the CLI cases
 // run the real binary.
 #include "cli_runner.h"
+#include "unit_replay_lines.h"
 #include "hw/ragasa/unit_factory.h"
 #include "tb/cosim/command.h"
 #include "tb/cosim/harness.h"
@@ -380,40 +381,7 @@ namespace {
 // changes one line before it is written: line 0 the unit, 1 the membership, 2 and 3 packets.
 std::string write_replay(const std::string& file,
                          const std::function<void(std::vector<nlohmann::json>&)>& edit) {
-  std::vector<nlohmann::json> lines;
-  lines.push_back({{"type", "unit"},
-                   {"unit", "unit_1"},
-                   {"router", 1},
-                   {"terminal", 2},
-                   {"params", to_json(hw::ragasa::bcast_unit_params{})},
-                   {"port", {{"bandwidth_gib_per_s", 21.0}, {"latency_ns", 1.0}}},
-                   {"credit_delay_ps", 5000}});
-  lines.push_back({{"type", "membership"},
-                   {"unit", "unit_1"},
-                   {"collective_id", 7},
-                   {"children", {{0, 4294967295u}, {1, 4294967295u}}}});
-  arrival mp;
-  mp.kind = tlm_net::packet_kind::control;
-  mp.src = 3;
-  mp.dst = 2;
-  mp.unit_router = 1;
-  mp.collective_id = 7;
-  mp.count = 1;
-  mp.size_bytes = mp.msg_bytes = 24;
-  mp.head_ps = mp.tail_ps = 1000;
-  arrival data = mp;
-  data.kind = tlm_net::packet_kind::data;
-  data.src = 5;
-  data.size_bytes = data.msg_bytes = 512;
-  data.send_ps = 2000;
-  data.head_ps = 3000;
-  data.tail_ps = 26000;
-  for (const arrival& a : {mp, data}) {
-    nlohmann::json j = to_json(a);
-    j["type"] = "packet";
-    j["unit"] = "unit_1";
-    lines.push_back(j);
-  }
+  std::vector<nlohmann::json> lines = test::unit_replay_lines();
   edit(lines);
   std::ofstream out(file);
   for (const nlohmann::json& j : lines) out << j.dump() << "\n";

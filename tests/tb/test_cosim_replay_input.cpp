@@ -6,6 +6,7 @@
 //
 // Device nodes and FIFOs are made inside the test's own scratch folder, never /dev's.
 #include "cli_runner.h"
+#include "unit_replay_lines.h"
 #include "hw/ragasa/bcast_unit_base.h"
 #include "hw/tofu2/command_queue_rtl.h"
 #include "tb/cosim/command.h"
@@ -212,46 +213,6 @@ BOOST_AUTO_TEST_CASE(seed_ranges_reach_the_largest_seed) {
 
 namespace {
 
-// A valid Bcast Unit recording: line 1 the unit, 2 its membership of collective 7, 3 a Mini
-// Packet, 4 a data packet (as test_cosim_harness.cpp's).
-std::vector<nlohmann::json> unit_lines() {
-  std::vector<nlohmann::json> lines;
-  lines.push_back({{"type", "unit"},
-                   {"unit", "unit_1"},
-                   {"router", 1},
-                   {"terminal", 2},
-                   {"params", to_json(hw::ragasa::bcast_unit_params{})},
-                   {"port", {{"bandwidth_gib_per_s", 21.0}, {"latency_ns", 1.0}}},
-                   {"credit_delay_ps", 5000}});
-  lines.push_back({{"type", "membership"},
-                   {"unit", "unit_1"},
-                   {"collective_id", 7},
-                   {"children", {{0, 4294967295u}, {1, 4294967295u}}}});
-  arrival mp;
-  mp.kind = tlm_net::packet_kind::control;
-  mp.src = 3;
-  mp.dst = 2;
-  mp.unit_router = 1;
-  mp.collective_id = 7;
-  mp.count = 1;
-  mp.size_bytes = mp.msg_bytes = 24;
-  mp.head_ps = mp.tail_ps = 1000;
-  arrival data = mp;
-  data.kind = tlm_net::packet_kind::data;
-  data.src = 5;
-  data.size_bytes = data.msg_bytes = 512;
-  data.send_ps = 2000;
-  data.head_ps = 3000;
-  data.tail_ps = 26000;
-  for (const arrival& a : {mp, data}) {
-    nlohmann::json j = to_json(a);
-    j["type"] = "packet";
-    j["unit"] = "unit_1";
-    lines.push_back(j);
-  }
-  return lines;
-}
-
 // A valid Tofu2 queue recording: one queue, an enqueue then an SPS and a retire.
 std::vector<nlohmann::json> queue_lines() {
   cq_stimulus s;
@@ -398,12 +359,12 @@ BOOST_AUTO_TEST_CASE(every_bad_unit_replay_line_names_its_field) {
            std::string(100000, ']') + "}"},
   };
   check_table<replay_error>(
-      unit_lines(), cases,
+      test::unit_replay_lines(), cases,
       [](const std::string& file, size_t line) { return file + ":" + std::to_string(line) + ": "; },
       [](const std::string& file) { load_replay(file); });
   // The valid lines themselves load; a packet earlier than the one before it names t_ps.
   const std::string dir = fresh_dir();
-  std::vector<json> early = unit_lines();
+  std::vector<json> early = test::unit_replay_lines();
   early[2]["t_ps"] = 1000;
   early[3]["t_ps"] = 500;
   try {
@@ -415,10 +376,10 @@ BOOST_AUTO_TEST_CASE(every_bad_unit_replay_line_names_its_field) {
                         "it at unit_1; allowed: at least 1000"),
                e.what());
   }
-  BOOST_TEST(load_replay(write_lines(dir + "/good.jsonl", unit_lines(), {0, {}, {""}})).size() ==
+  BOOST_TEST(load_replay(write_lines(dir + "/good.jsonl", test::unit_replay_lines(), {0, {}, {""}})).size() ==
              1u);
   // Through the CLI a bad line exits 2.
-  const std::string bad = write_lines(dir + "/bad.jsonl", unit_lines(), cases[8]);
+  const std::string bad = write_lines(dir + "/bad.jsonl", test::unit_replay_lines(), cases[8]);
   const outcome o = run_cli_bounded("cosim --replay " + bad);
   BOOST_TEST(o.code == 2, o.output);
   BOOST_TEST(contains(o.output, "--replay " + bad + ":1: params.clock_mhz = \"fast\""), o.output);
