@@ -22,11 +22,13 @@ class atomic_file {
 
   std::ostream& stream() { return m_out; }
   // Closes the temporary file and renames it over the target; throws config_error naming the
-  // key if any write failed (the target is then untouched).
+  // key if any write failed or the target is not a regular file (the target is then
+  // untouched). The constructor refuses such a target too.
   void commit();
 
  private:
   [[noreturn]] void fail(const std::string& why);
+  void refuse_unless_regular();
 
   std::string m_path;
   std::string m_key;

@@ -14,8 +14,10 @@
 #include "tb/list_command.h"
 #include "tb/memory_estimate.h"
 #include "tb/offload_family.h"
+#include "tb/output_path.h"
 #include "tb/simulation.h"
 #include "tb/sweep/command.h"
+#include "tb/waveforms.h"
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -232,6 +234,7 @@ void write_json(const nlohmann::json& r, const std::string& path) {
 
 int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>& sets,
                 const std::string& seed, const std::string& out_dir, bool quiet) {
+  tb::check_output_dir(out_dir, "--out", {"analyze.json"});
   const tb::config cfg = load_config(scenario_file, sets, seed);
   tb::check_memory(cfg, tb::memory_use::analyze);
   tb::limit_memory(cfg);
@@ -246,8 +249,13 @@ int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>
 int cmd_run(const std::string& scenario_file, const std::vector<std::string>& sets,
             const std::string& seed, const std::string& out_dir, const std::string& vcd,
             const std::string& record_unit_inputs, bool quiet) {
+  // Every output before anything runs (output_path.h).
+  tb::check_output_dir(out_dir, "--out", {"result.json"});
+  if (!record_unit_inputs.empty())
+    tb::check_output_file(record_unit_inputs, "--record-unit-inputs");
   tb::config cfg = load_config(scenario_file, sets, seed);
   if (!vcd.empty()) cfg.set("trace.vcd", vcd);
+  if (!cfg.text("trace.vcd").empty()) tb::check_vcd_file(cfg.text("trace.vcd"));
   tb::check_memory(cfg, tb::memory_use::simulate);
   tb::limit_memory(cfg);
   warn_ineffective(cfg);
@@ -462,6 +470,7 @@ int sc_main(int argc, char* argv[]) {
   return guarded([&] {
     if (list->parsed()) return tb::list_command(std::cout);
     if (graph->parsed()) {
+      tb::check_output_file(sc.graph_file, "--file");
       const tb::config cfg = load_config(sc.scenario_file, sc.sets, "");
       tb::check_memory(cfg, tb::memory_use::analyze);
       tb::export_graph(cfg, sc.graph_file);

@@ -1,6 +1,7 @@
 #include "tb/sweep/command.h"
 
 #include "tb/config.h"
+#include "tb/output_path.h"
 #include "tb/sweep/carried.h"
 #include "tb/sweep/progress.h"
 #include "tb/sweep/table.h"
@@ -361,6 +362,9 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
     return 0;
   }
   const std::string out_dir = o.out_dir.empty() ? "results/" + s.name : o.out_dir;
+  // What a sweep writes in OUT, checked before it creates anything (output_path.h).
+  check_output_dir(out_dir, "--out", {"results.csv", "study.json", "perf.csv"});
+  check_output_dir((fs::path(out_dir) / "points").string(), "--out");
   const point_store store(s, out_dir);
   size_t jobs = o.jobs;
 #ifdef BCASTSIM_WITH_MPI
