@@ -6,6 +6,7 @@
 #include "network/topology_kind.h"
 #include "tb/analyze.h"
 #include "tb/atomic_file.h"
+#include "tb/cli_validators.h"
 #include "tb/config.h"
 #include "tb/cosim/command.h"
 #include "tb/export_graph.h"
@@ -286,25 +287,18 @@ struct scenario_options {
   bool quiet = false;
 };
 
-// A path or seed given as '' would otherwise read as "not given" (`run ''` ran the default
-// scenario, a fuzz finding): refuse it, naming the argument.
-const CLI::Validator non_empty(
-    [](std::string& v) {
-      return v.empty() ? std::string("empty; allowed: a non-empty value") : "";
-    },
-    "", "non-empty");
-
 // `bcastsim run`'s options.
 CLI::App* add_run(CLI::App& app, scenario_options& so) {
   CLI::App* run = app.add_subcommand("run",
                                      "simulate a scenario (default: the built-in 72-terminal "
                                      "dragonfly, 16 KiB binomial broadcast)");
-  run->add_option("scenario", so.scenario_file, "scenario YAML file")->check(non_empty);
+  run->add_option("scenario", so.scenario_file, "scenario YAML file")->check(tb::non_empty());
   run->add_option("--set", so.sets, "override a key: --set collective.bytes=1024 (repeatable)");
-  run->add_option("--seed", so.seed, "seed of the run (key 'seed')")->check(non_empty);
-  run->add_option("--out", so.out_dir, "directory for result.json (default: .)")->check(non_empty);
+  run->add_option("--seed", so.seed, "seed of the run (key 'seed')")->check(tb::non_empty());
+  run->add_option("--out", so.out_dir, "directory for result.json (default: .)")
+      ->check(tb::non_empty());
   run->add_option("--vcd", so.vcd, "write waveforms of trace.blocks to this VCD file")
-      ->check(non_empty);
+      ->check(tb::non_empty());
   run->add_option("--record-unit-inputs", so.record_unit_inputs,
                   "write every packet entering every Bcast Unit to this file (JSON lines), "
                   "for `bcastsim cosim --replay`");
@@ -318,11 +312,11 @@ CLI::App* add_analyze(CLI::App& app, scenario_options& so) {
       "analyze",
       "count the links every message crosses and the makespan in links (the paper's "
       "preliminary study), without simulating; writes analyze.json");
-  analyze->add_option("scenario", so.scenario_file, "scenario YAML file")->check(non_empty);
+  analyze->add_option("scenario", so.scenario_file, "scenario YAML file")->check(tb::non_empty());
   analyze->add_option("--set", so.sets, "override a key: --set job.ranks=1024 (repeatable)");
-  analyze->add_option("--seed", so.seed, "seed of the run (key 'seed')")->check(non_empty);
+  analyze->add_option("--seed", so.seed, "seed of the run (key 'seed')")->check(tb::non_empty());
   analyze->add_option("--out", so.out_dir, "directory for analyze.json (default: .)")
-      ->check(non_empty);
+      ->check(tb::non_empty());
   analyze->add_flag("-q,--quiet", so.quiet, "print nothing on success");
   return analyze;
 }
@@ -333,9 +327,11 @@ CLI::App* add_graph(CLI::App& app, scenario_options& so) {
       "graph",
       "write the scenario's topology as a graph file (topology.kind: graph reads it back): "
       "YAML for FILE.yaml, else an edge list; rates, buffers and routing costs included");
-  graph->add_option("scenario", so.scenario_file, "scenario YAML file")->check(non_empty);
+  graph->add_option("scenario", so.scenario_file, "scenario YAML file")->check(tb::non_empty());
   graph->add_option("--set", so.sets, "override a key: --set topology.a=8 (repeatable)");
-  graph->add_option("--file", so.graph_file, "the graph file to write")->required();
+  graph->add_option("--file", so.graph_file, "the graph file to write")
+      ->required()
+      ->check(tb::non_empty());
   return graph;
 }
 
@@ -353,24 +349,31 @@ CLI::App* add_cosim(CLI::App& app, tb::cosim::command_options& co) {
                     "the model under test: systemc (a self-check), rtl, rtl-fault-unfair, "
                     "rtl-fault-early-free (default: systemc)");
   CLI::Option* seed =
-      cosim->add_option("--seed", co.seed, "seed of the random stimulus (default: 1)");
+      cosim->add_option("--seed", co.seed, "seed of the random stimulus (default: 1)")
+          ->check(tb::unsigned_in(0, UINT64_MAX));
   CLI::Option* seeds = cosim->add_option(
       "--seeds", co.seeds,
       "a seed range A-B: each seed in its own process, one line per seed with its coverage");
   seeds->excludes(seed);
-  CLI::Option* cycles = cosim->add_option("--random-cycles", co.random_cycles,
-                                          "clock cycles of random stimulus (default: 30000)");
+  CLI::Option* cycles = cosim
+                            ->add_option("--random-cycles", co.random_cycles,
+                                         "clock cycles of random stimulus (default: 30000)")
+                            ->check(tb::unsigned_in(1, tb::cosim::max_random_cycles));
   cosim
       ->add_option("--replay", co.replay,
                    "replay what entered every unit (or, tofu2-cq, what every queue was asked) "
                    "in a `run --record-unit-inputs` file")
       ->excludes(cycles)
       ->excludes(seeds);
-  cosim->add_option("--tolerance-cycles", co.tolerance_cycles,
-                    "timing tolerance of the model against the DUT, in clock cycles (default: " +
-                        std::to_string(tb::cosim::default_tolerance_cycles) + ")");
-  cosim->add_option("--vcd", co.vcd_dir, "write both sides' waveforms into this directory");
-  cosim->add_option("--json", co.json_file, "write the report as JSON to this file");
+  cosim
+      ->add_option("--tolerance-cycles", co.tolerance_cycles,
+                   "timing tolerance of the model against the DUT, in clock cycles (default: " +
+                       std::to_string(tb::cosim::default_tolerance_cycles) + ")")
+      ->check(tb::unsigned_in(0, UINT32_MAX));
+  cosim->add_option("--vcd", co.vcd_dir, "write both sides' waveforms into this directory")
+      ->check(tb::non_empty());
+  cosim->add_option("--json", co.json_file, "write the report as JSON to this file")
+      ->check(tb::non_empty());
   cosim->add_flag("-q,--quiet", co.quiet, "print the report only when there is a divergence");
   return cosim;
 }
@@ -385,9 +388,13 @@ CLI::App* add_sweep(CLI::App& app, tb::sweep::sweep_options& so, bool& no_plots)
       "failed, 2: bad input, 130: interrupted, run again to resume)");
   sweep->add_option("study", so.study_file, "study YAML file (see experiments/sweep-example.yaml)")
       ->required();
-  sweep->add_option("-j,--jobs", so.jobs,
-                    "points at a time (per MPI rank); default: one per core, 1 under mpirun");
-  sweep->add_option("--out", so.out_dir, "output directory (default: results/<study name>)");
+  sweep
+      ->add_option("-j,--jobs", so.jobs,
+                   "points at a time (per MPI rank), 1 to " + std::to_string(tb::sweep::max_jobs) +
+                       "; default: one per core, 1 under mpirun")
+      ->check(tb::unsigned_in(1, tb::sweep::max_jobs));
+  sweep->add_option("--out", so.out_dir, "output directory (default: results/<study name>)")
+      ->check(tb::non_empty());
   sweep->add_flag("--retry-failed", so.retry_failed,
                   "run failed points again (a resume skips them by default)");
   sweep

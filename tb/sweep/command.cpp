@@ -365,6 +365,11 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
   // What a sweep writes in OUT, checked before it creates anything (output_path.h).
   check_output_dir(out_dir, "--out", {"results.csv", "study.json", "perf.csv"});
   check_output_dir((fs::path(out_dir) / "points").string(), "--out");
+  if (o.jobs > max_jobs) {
+    throw config_error("--jobs", "-j/--jobs " + std::to_string(o.jobs) +
+                                     " is not allowed; allowed: an integer from 1 to " +
+                                     std::to_string(max_jobs));
+  }
   const point_store store(s, out_dir);
   size_t jobs = o.jobs;
 #ifdef BCASTSIM_WITH_MPI

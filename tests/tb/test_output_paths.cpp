@@ -2,6 +2,7 @@
 // FIFO, a socket, a directory where a file is wanted (or a file where a directory is), a
 // missing folder. Each is refused before anything runs (exit 2, naming the flag) and left as
 // it was; before, a write-then-rename replaced a device or FIFO with a regular file (exit 0).
+// Also: numeric flags name what they allow.
 // Device nodes, FIFOs and sockets are made inside each test's scratch folder, never aimed at
 // the machine's own /dev.
 #include <boost/test/unit_test.hpp>
@@ -215,4 +216,38 @@ BOOST_AUTO_TEST_CASE(sweep_out_folder_and_its_files_are_checked) {
                    {n.kind, target, n.type});
     BOOST_TEST(!fs::exists(folder + "/points"), "the sweep started in " << folder);
   }
+}
+
+namespace {
+
+void expect_bad_input(const std::string& args, const std::vector<std::string>& texts) {
+  const outcome o = run_limited(args);
+  BOOST_TEST(o.code == 2, args << " -> " << o.code << ": " << o.output);
+  for (const std::string& t : texts) BOOST_TEST(contains(o.output, t), args << ": " << o.output);
+}
+
+}  // namespace
+
+// Issue 39, defect 6: -j -1 wrapped to 2^64 - 1 and started every point at once.
+BOOST_AUTO_TEST_CASE(sweep_jobs_out_of_range_exit_2) {
+  const std::string dir = fresh_dir();
+  const std::string study = one_point_study(dir);
+  for (const char* j : {"-1", "-5", "0", "4294967297", "1025", "x", "2.5"}) {
+    expect_bad_input("sweep " + study + " --list -j " + j + " --out " + dir + "/out",
+                     {"--jobs", "allowed: an integer from 1 to 1024"});
+  }
+  const outcome ok = run_limited("sweep " + study + " --list -j 1024 --out " + dir + "/out");
+  BOOST_TEST(ok.code == 0, ok.output);
+}
+
+// CLI11's conversion errors named no allowed values.
+BOOST_AUTO_TEST_CASE(numeric_flags_name_their_allowed_values) {
+  expect_bad_input("cosim --seed abc", {"--seed", "allowed: an integer from 0 to"});
+  expect_bad_input("cosim --seed -1", {"--seed", "allowed: an integer from 0 to"});
+  expect_bad_input("cosim --random-cycles x", {"--random-cycles", "allowed: an integer from 1 to"});
+  expect_bad_input("cosim --random-cycles 0", {"--random-cycles", "allowed: an integer from 1 to"});
+  expect_bad_input("cosim --tolerance-cycles -1",
+                   {"--tolerance-cycles", "allowed: an integer from 0 to 4294967295"});
+  expect_bad_input("cosim --tolerance-cycles 4294967296",
+                   {"--tolerance-cycles", "allowed: an integer from 0 to 4294967295"});
 }
