@@ -301,7 +301,8 @@ CLI::App* add_run(CLI::App& app, scenario_options& so) {
       ->check(tb::non_empty());
   run->add_option("--record-unit-inputs", so.record_unit_inputs,
                   "write every packet entering every Bcast Unit to this file (JSON lines), "
-                  "for `bcastsim cosim --replay`");
+                  "for `bcastsim cosim --replay` (ragasa and tofu2-* algorithms)")
+      ->check(tb::non_empty());
   run->add_flag("-q,--quiet", so.quiet, "print nothing on success");
   return run;
 }

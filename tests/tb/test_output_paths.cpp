@@ -2,7 +2,7 @@
 // FIFO, a socket, a directory where a file is wanted (or a file where a directory is), a
 // missing folder. Each is refused before anything runs (exit 2, naming the flag) and left as
 // it was; before, a write-then-rename replaced a device or FIFO with a regular file (exit 0).
-// Also: numeric flags name what they allow.
+// Also: --record-unit-inputs only where a unit records; numeric flags name what they allow.
 // Device nodes, FIFOs and sockets are made inside each test's scratch folder, never aimed at
 // the machine's own /dev.
 #include <boost/test/unit_test.hpp>
@@ -227,6 +227,31 @@ void expect_bad_input(const std::string& args, const std::vector<std::string>& t
 }
 
 }  // namespace
+
+// --record-unit-inputs where no unit records (host algorithms, nic-cb's LANai NICs, sfata's
+// Galaxyfly plan) and with an empty path: exit 2 naming it and the algorithms that record.
+BOOST_AUTO_TEST_CASE(record_unit_inputs_only_where_a_unit_records) {
+  const std::string dir = fresh_dir();
+  const std::string rec = " --record-unit-inputs " + dir + "/u.jsonl";
+  for (const std::string& sets :
+       {std::string("--set collective.algorithm=binomial"),
+        std::string("--set collective.algorithm=nic-cb"),
+        std::string(
+            "--set collective.algorithm=sfata --set job.ranks_per_node=1 --set job.ranks=0"),
+        std::string("--set nic.kind=lanai")}) {
+    expect_bad_input("run -q --out " + dir + " " + sets + rec,
+                     {"--record-unit-inputs", "allowed: collective.algorithm = ragasa"});
+    BOOST_TEST(!fs::exists(dir + "/u.jsonl"), sets);
+    BOOST_TEST(!fs::exists(dir + "/result.json"), sets);
+  }
+  expect_bad_input(
+      "run -q --out " + dir + " --set collective.algorithm=ragasa " + "--record-unit-inputs ''",
+      {"--record-unit-inputs", "empty"});
+  const outcome ok =
+      run_limited("run -q --out " + dir + " --set collective.algorithm=ragasa" + rec);
+  BOOST_TEST(ok.code == 0, ok.output);
+  BOOST_TEST(fs::file_size(dir + "/u.jsonl") > 0u);
+}
 
 // Issue 39, defect 6: -j -1 wrapped to 2^64 - 1 and started every point at once.
 BOOST_AUTO_TEST_CASE(sweep_jobs_out_of_range_exit_2) {
