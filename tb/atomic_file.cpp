@@ -23,6 +23,7 @@ atomic_file::atomic_file(std::string path, std::string key)
   name.push_back('\0');
   const int fd = mkstemp(name.data());
   if (fd < 0) fail(std::strerror(errno));
+  m_tmp_guard.emplace(name.data());
   fchmod(fd, 0644);  // mkstemp's 0600 would hide results from the rest of a group
   close(fd);
   m_tmp = name.data();
@@ -53,6 +54,7 @@ void atomic_file::commit() {
   refuse_unless_regular();  // it may have become one while the file was written
   if (std::rename(m_tmp.c_str(), m_path.c_str()) != 0) fail(std::strerror(errno));
   m_committed = true;
+  m_tmp_guard.reset();
 }
 
 void write_file_atomically(const std::string& path, const std::string& text,

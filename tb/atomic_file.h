@@ -5,7 +5,10 @@
 // against power loss (no fsync: a sweep writes thousands of small files).
 #pragma once
 
+#include "tb/interrupt_cleanup.h"
+
 #include <fstream>
+#include <optional>
 #include <string>
 
 namespace bcastsim::tb {
@@ -34,6 +37,7 @@ class atomic_file {
   std::string m_key;
   std::string m_tmp;
   std::ofstream m_out;
+  std::optional<removed_if_interrupted> m_tmp_guard;  // no temporary left by a Ctrl-C or kill
   bool m_committed = false;
 };
 

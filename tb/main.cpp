@@ -12,6 +12,7 @@
 #include "tb/export_graph.h"
 #include "tb/format.h"
 #include "tb/huge_pages.h"
+#include "tb/interrupt_cleanup.h"
 #include "tb/list_command.h"
 #include "tb/memory_estimate.h"
 #include "tb/offload_family.h"
@@ -443,6 +444,7 @@ int sc_main(int argc, char* argv[]) {
   // A simulation's heap on huge pages: from here, or again from the start with them.
   if (argc > 1 && std::string(argv[1]) == "run") tb::run_on_huge_pages(argv);
   tb::configure_reports();
+  tb::install_interrupt_cleanup();
 
   CLI::App app{
       "bcastsim: a cycle-approximate SystemC/TLM model of broadcast offload hardware "

@@ -67,6 +67,7 @@ waveforms::waveforms(const scenario& s, fabric& fab) : m_s(s) {
   check_vcd_path(s.vcd_file, m_base);
   const std::string part_base = m_base + ".part" + std::to_string(getpid());
   m_part = part_base + ".vcd";
+  m_part_guard.emplace(m_part);
   if (!std::ofstream(m_part)) {  // SystemC would terminate the process at the first sc_start
     throw vcd_error("cannot write '" + m_base + ".vcd': " + std::strerror(errno));
   }
@@ -125,6 +126,7 @@ void waveforms::discard() noexcept {
   }
   m_vcd = nullptr;
   std::remove(m_part.c_str());
+  m_part_guard.reset();
   for (tlm_net::own_waveform* w : m_traced.own) w->discard();
 }
 
@@ -154,6 +156,7 @@ void waveforms::close() {
     std::remove(m_part.c_str());
     throw vcd_error("cannot write '" + vcd + "': " + why);
   }
+  m_part_guard.reset();
   const std::string name = m_base.substr(m_base.rfind('/') + 1);
   gtkwave_view view;
   view.vcd_file = name + ".vcd";

@@ -7,8 +7,10 @@
 
 #include "tb/config.h"
 #include "tb/fabric.h"
+#include "tb/interrupt_cleanup.h"
 #include "tlm/trace_window.h"
 
+#include <optional>
 #include <string>
 
 namespace bcastsim::tb {
@@ -39,6 +41,7 @@ class waveforms {
   sc_core::sc_trace_file* m_vcd = nullptr;
   std::string m_base;  // FILE of FILE.vcd and FILE.gtkw
   std::string m_part;  // the VCD SystemC writes until close(), beside FILE.vcd
+  std::optional<removed_if_interrupted> m_part_guard;  // no part file left by a Ctrl-C or kill
   tlm_net::trace_catalog m_traced;
 };
 

@@ -2,13 +2,17 @@
 // FIFO, a socket, a directory where a file is wanted (or a file where a directory is), a
 // missing folder. Each is refused before anything runs (exit 2, naming the flag) and left as
 // it was; before, a write-then-rename replaced a device or FIFO with a regular file (exit 0).
-// Also: --record-unit-inputs only where a unit records; numeric flags name what they allow.
+// Also: SIGTERM and SIGHUP clean up as SIGINT does; --record-unit-inputs only where a unit
+// records; numeric flags name what they allow.
 // Device nodes, FIFOs and sockets are made inside each test's scratch folder, never aimed at
 // the machine's own /dev.
 #include <boost/test/unit_test.hpp>
 
 #include "cli_runner.h"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -16,12 +20,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
+
+extern char** environ;
 
 using bcastsim::test::contains;
 using bcastsim::test::fresh_dir;
@@ -220,6 +228,61 @@ BOOST_AUTO_TEST_CASE(sweep_out_folder_and_its_files_are_checked) {
 
 namespace {
 
+// Starts bcastsim with `args`, its output into `log`; returns its pid.
+pid_t spawn_bcastsim(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<std::string> all{BCASTSIM_BINARY};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  BOOST_REQUIRE_EQUAL(rc, 0);
+  return pid;
+}
+
+// Names in `dir` that hold `part`.
+std::vector<std::string> names_with(const std::string& dir, const std::string& part) {
+  std::vector<std::string> found;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.find(part) != std::string::npos) found.push_back(name);
+  }
+  return found;
+}
+
+// A run slow enough to be stopped (1 MiB through 512-byte buffers, traced), stopped by `sig`
+// once its VCD is being written: it ends by the signal and leaves no part file.
+void stop_a_traced_run(int sig) {
+  const std::string dir = fresh_dir();
+  const pid_t pid = spawn_bcastsim(
+      {"run", "-q", "--out", dir, "--vcd", dir + "/w.vcd", "--set", "collective.bytes=1048576",
+       "--set", "router.vc_buffer_bytes.terminal=512", "--set", "router.vc_buffer_bytes.local=512",
+       "--set", "router.vc_buffer_bytes.global=512"},
+      dir + "/log.txt");
+  const auto start = std::chrono::steady_clock::now();
+  while (names_with(dir, ".part").empty() &&
+         std::chrono::steady_clock::now() - start < std::chrono::seconds(120)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  BOOST_REQUIRE_MESSAGE(!names_with(dir, ".part").empty(), "the run never began its VCD");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // well inside the simulation
+  BOOST_REQUIRE_EQUAL(kill(pid, sig), 0);
+  int status = 0;
+  BOOST_REQUIRE_EQUAL(waitpid(pid, &status, 0), pid);
+  BOOST_TEST((WIFSIGNALED(status) && WTERMSIG(status) == sig),
+             "status " << status << " for signal " << sig);
+  BOOST_TEST(names_with(dir, ".part").empty(), "a part file is left in " << dir);
+  BOOST_TEST(names_with(dir, ".tmp.").empty(), "a temporary file is left in " << dir);
+  BOOST_TEST(!fs::exists(dir + "/w.vcd"));
+}
+
 void expect_bad_input(const std::string& args, const std::vector<std::string>& texts) {
   const outcome o = run_limited(args);
   BOOST_TEST(o.code == 2, args << " -> " << o.code << ": " << o.output);
@@ -227,6 +290,20 @@ void expect_bad_input(const std::string& args, const std::vector<std::string>& t
 }
 
 }  // namespace
+
+// Issue 39, defect 7: SIGTERM and SIGHUP left w.part<pid>.vcd; all three now clean up and end
+// the process by the signal (128 + its number in a shell).
+BOOST_AUTO_TEST_CASE(sigint_stops_a_traced_run_leaving_no_part_file) {
+  stop_a_traced_run(SIGINT);
+}
+
+BOOST_AUTO_TEST_CASE(sigterm_stops_a_traced_run_leaving_no_part_file) {
+  stop_a_traced_run(SIGTERM);
+}
+
+BOOST_AUTO_TEST_CASE(sighup_stops_a_traced_run_leaving_no_part_file) {
+  stop_a_traced_run(SIGHUP);
+}
 
 // --record-unit-inputs where no unit records (host algorithms, nic-cb's LANai NICs, sfata's
 // Galaxyfly plan) and with an empty path: exit 2 naming it and the algorithms that record.
