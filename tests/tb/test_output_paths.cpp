@@ -224,6 +224,15 @@ BOOST_AUTO_TEST_CASE(sweep_out_folder_and_its_files_are_checked) {
                    {n.kind, target, n.type});
     BOOST_TEST(!fs::exists(folder + "/points"), "the sweep started in " << folder);
   }
+  // A plot the study draws into OUT/plots/ (matplotlib would block on a FIFO at the end).
+  const std::string plotted = dir + "/plotted";
+  std::ofstream(plotted + ".yaml") << "name: plotted\ncross:\n  collective.bytes: [1024]\n"
+                                   << "plots: [{kind: lines, x: collective.bytes, "
+                                   << "y: collective.completion_ns, file: a.png}]\n";
+  fs::create_directories(plotted + "/plots");
+  BOOST_REQUIRE(make_node("fifo", plotted + "/plots/a.png"));
+  expect_refused("sweep -q -j 1 " + plotted + ".yaml --out " + plotted, "--out",
+                 {"fifo", plotted + "/plots/a.png", S_IFIFO});
 }
 
 namespace {
