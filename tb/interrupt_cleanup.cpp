@@ -34,20 +34,16 @@ extern "C" void on_stop_signal(int sig) {
 }  // namespace
 
 void install_interrupt_cleanup() {
+  const int signals[] = {SIGINT, SIGTERM, SIGHUP};
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sa.sa_flags = SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
-  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+  for (const int sig : signals) sigaddset(&sa.sa_mask, sig);  // one handler at a time
+  for (const int sig : signals) {
     struct sigaction old {};
     sigaction(sig, nullptr, &old);
-    if (old.sa_handler == SIG_IGN) continue;  // e.g. under nohup: stay immune
-    sigaddset(&sa.sa_mask, sig);              // one handler at a time
-  }
-  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
-    struct sigaction old {};
-    sigaction(sig, nullptr, &old);
-    if (old.sa_handler != SIG_IGN) sigaction(sig, &sa, nullptr);
+    if (old.sa_handler != SIG_IGN) sigaction(sig, &sa, nullptr);  // under nohup: stay immune
   }
 }
 
