@@ -4,6 +4,7 @@
 // sources (built with Verilator) include it.
 #pragma once
 
+#include "tlm/interrupt_cleanup.h"
 #include "tlm/trace_window.h"
 
 // Verilator's headers look for SystemC's time in the global namespace once SystemC is in.
@@ -17,6 +18,7 @@ using sc_core::sc_time_stamp;
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace bcastsim::hw {
@@ -77,6 +79,7 @@ class verilated_waveform final : public tlm_net::own_waveform {
   // Give it to the model's trace() first, then open it.
   VerilatedVcdC& file() { return m_file; }
   void open() {
+    m_guard.emplace(m_part);
     m_file.open(m_part.c_str());
     m_state = m_file.isOpen() ? state::open : state::none;
   }
@@ -104,12 +107,14 @@ class verilated_waveform final : public tlm_net::own_waveform {
       return why;
     }
     m_state = state::committed;
+    m_guard.reset();
     return {};
   }
   void discard() noexcept override {
     if (m_state == state::open) m_file.close();
     if (m_state == state::open || m_state == state::closed) std::remove(m_part.c_str());
     m_state = state::none;
+    m_guard.reset();
   }
 
  private:
@@ -118,6 +123,7 @@ class verilated_waveform final : public tlm_net::own_waveform {
   checked_vcd_file m_sink;  // before m_file, which writes into it until it is destroyed
   VerilatedVcdC m_file{&m_sink};
   state m_state = state::none;
+  std::optional<tlm_net::removed_if_interrupted> m_guard;  // the part file, on a Ctrl-C or kill
 };
 
 }  // namespace bcastsim::hw

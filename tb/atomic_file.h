@@ -5,7 +5,10 @@
 // against power loss (no fsync: a sweep writes thousands of small files).
 #pragma once
 
+#include "tlm/interrupt_cleanup.h"
+
 #include <fstream>
+#include <optional>
 #include <string>
 
 namespace bcastsim::tb {
@@ -22,16 +25,19 @@ class atomic_file {
 
   std::ostream& stream() { return m_out; }
   // Closes the temporary file and renames it over the target; throws config_error naming the
-  // key if any write failed (the target is then untouched).
+  // key if any write failed or the target is not a regular file (the target is then
+  // untouched). The constructor refuses such a target too.
   void commit();
 
  private:
   [[noreturn]] void fail(const std::string& why);
+  void refuse_unless_regular();
 
   std::string m_path;
   std::string m_key;
   std::string m_tmp;
   std::ofstream m_out;
+  std::optional<tlm_net::removed_if_interrupted> m_tmp_guard;  // no temporary left by a Ctrl-C or kill
   bool m_committed = false;
 };
 

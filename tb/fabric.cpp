@@ -23,17 +23,13 @@ fabric::fabric(const sc_core::sc_module_name& name, const scenario& s,
   rparams.link_gib_per_s.clear();
   for (const tlm_net::link_params& lp : s.links)
     rparams.link_gib_per_s.push_back(lp.bandwidth_gib_per_s);
-  if (const offload_family* f = family_of_scenario(s);
-      f && (!sched.ranks.empty() || (f->nic_kind && f->name == s.nic_kind))) {
+  const offload_family* f = family_of_scenario(s);
+  const bool offload = f && (!sched.ranks.empty() || (f->nic_kind && f->name == s.nic_kind));
+  if (!record_unit_inputs.empty()) check_records_unit_inputs(offload ? f : nullptr, s.algorithm);
+  if (offload) {
     offloads.push_back(f->create(
         offload_context{s, topo, routing, place, sched, prog, progress, record_unit_inputs}));
     rparams.attached = offloads.back()->router_attachment();
-  } else if (!record_unit_inputs.empty()) {
-    throw config_error("--record-unit-inputs",
-                       "--record-unit-inputs needs a Ragasa run (collective.algorithm = ragasa) or "
-                       "a Tofu2 one (tofu2-*): it records what enters the Bcast Units or the "
-                       "TNIs' command queues; collective.algorithm = " +
-                           s.algorithm + " uses no offload unit");
   }
   routers.reserve(nr);
   for (uint32_t r = 0; r < nr; ++r) {

@@ -6,16 +6,20 @@
 #include "network/topology_kind.h"
 #include "tb/analyze.h"
 #include "tb/atomic_file.h"
+#include "tb/cli_validators.h"
 #include "tb/config.h"
 #include "tb/cosim/command.h"
 #include "tb/export_graph.h"
 #include "tb/format.h"
 #include "tb/huge_pages.h"
+#include "tlm/interrupt_cleanup.h"
 #include "tb/list_command.h"
 #include "tb/memory_estimate.h"
 #include "tb/offload_family.h"
+#include "tb/output_path.h"
 #include "tb/simulation.h"
 #include "tb/sweep/command.h"
+#include "tb/waveforms.h"
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -236,6 +240,7 @@ void write_json(const nlohmann::json& r, const std::string& path) {
 
 int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>& sets,
                 const std::string& seed, const std::string& out_dir, bool quiet) {
+  tb::check_output_dir(out_dir, "--out", {"analyze.json"});
   const tb::config cfg = load_config(scenario_file, sets, seed);
   tb::check_memory(cfg, tb::memory_use::analyze);
   tb::limit_memory(cfg);
@@ -250,8 +255,13 @@ int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>
 int cmd_run(const std::string& scenario_file, const std::vector<std::string>& sets,
             const std::string& seed, const std::string& out_dir, const std::string& vcd,
             const std::string& record_unit_inputs, bool quiet) {
+  // Every output before anything runs (output_path.h).
+  tb::check_output_dir(out_dir, "--out", {"result.json"});
+  if (!record_unit_inputs.empty())
+    tb::check_output_file(record_unit_inputs, "--record-unit-inputs");
   tb::config cfg = load_config(scenario_file, sets, seed);
   if (!vcd.empty()) cfg.set("trace.vcd", vcd);
+  if (!cfg.text("trace.vcd").empty()) tb::check_vcd_file(cfg.text("trace.vcd"));
   tb::check_memory(cfg, tb::memory_use::simulate);
   tb::limit_memory(cfg);
   warn_ineffective(cfg);
@@ -282,28 +292,22 @@ struct scenario_options {
   bool quiet = false;
 };
 
-// A path or seed given as '' would otherwise read as "not given" (`run ''` ran the default
-// scenario, a fuzz finding): refuse it, naming the argument.
-const CLI::Validator non_empty(
-    [](std::string& v) {
-      return v.empty() ? std::string("empty; allowed: a non-empty value") : "";
-    },
-    "", "non-empty");
-
 // `bcastsim run`'s options.
 CLI::App* add_run(CLI::App& app, scenario_options& so) {
   CLI::App* run = app.add_subcommand("run",
                                      "simulate a scenario (default: the built-in 72-terminal "
                                      "dragonfly, 16 KiB binomial broadcast)");
-  run->add_option("scenario", so.scenario_file, "scenario YAML file")->check(non_empty);
+  run->add_option("scenario", so.scenario_file, "scenario YAML file")->check(tb::non_empty());
   run->add_option("--set", so.sets, "override a key: --set collective.bytes=1024 (repeatable)");
-  run->add_option("--seed", so.seed, "seed of the run (key 'seed')")->check(non_empty);
-  run->add_option("--out", so.out_dir, "directory for result.json (default: .)")->check(non_empty);
+  run->add_option("--seed", so.seed, "seed of the run (key 'seed')")->check(tb::non_empty());
+  run->add_option("--out", so.out_dir, "directory for result.json (default: .)")
+      ->check(tb::non_empty());
   run->add_option("--vcd", so.vcd, "write waveforms of trace.blocks to this VCD file")
-      ->check(non_empty);
+      ->check(tb::non_empty());
   run->add_option("--record-unit-inputs", so.record_unit_inputs,
                   "write every packet entering every Bcast Unit to this file (JSON lines), "
-                  "for `bcastsim cosim --replay`");
+                  "for `bcastsim cosim --replay` (ragasa and tofu2-* algorithms)")
+      ->check(tb::non_empty());
   run->add_flag("-q,--quiet", so.quiet, "print nothing on success");
   return run;
 }
@@ -314,11 +318,11 @@ CLI::App* add_analyze(CLI::App& app, scenario_options& so) {
       "analyze",
       "count the links every message crosses and the makespan in links (the paper's "
       "preliminary study), without simulating; writes analyze.json");
-  analyze->add_option("scenario", so.scenario_file, "scenario YAML file")->check(non_empty);
+  analyze->add_option("scenario", so.scenario_file, "scenario YAML file")->check(tb::non_empty());
   analyze->add_option("--set", so.sets, "override a key: --set job.ranks=1024 (repeatable)");
-  analyze->add_option("--seed", so.seed, "seed of the run (key 'seed')")->check(non_empty);
+  analyze->add_option("--seed", so.seed, "seed of the run (key 'seed')")->check(tb::non_empty());
   analyze->add_option("--out", so.out_dir, "directory for analyze.json (default: .)")
-      ->check(non_empty);
+      ->check(tb::non_empty());
   analyze->add_flag("-q,--quiet", so.quiet, "print nothing on success");
   return analyze;
 }
@@ -329,9 +333,11 @@ CLI::App* add_graph(CLI::App& app, scenario_options& so) {
       "graph",
       "write the scenario's topology as a graph file (topology.kind: graph reads it back): "
       "YAML for FILE.yaml, else an edge list; rates, buffers and routing costs included");
-  graph->add_option("scenario", so.scenario_file, "scenario YAML file")->check(non_empty);
+  graph->add_option("scenario", so.scenario_file, "scenario YAML file")->check(tb::non_empty());
   graph->add_option("--set", so.sets, "override a key: --set topology.a=8 (repeatable)");
-  graph->add_option("--file", so.graph_file, "the graph file to write")->required();
+  graph->add_option("--file", so.graph_file, "the graph file to write")
+      ->required()
+      ->check(tb::non_empty());
   return graph;
 }
 
@@ -349,24 +355,31 @@ CLI::App* add_cosim(CLI::App& app, tb::cosim::command_options& co) {
                     "the model under test: systemc (a self-check), rtl, rtl-fault-unfair, "
                     "rtl-fault-early-free (default: systemc)");
   CLI::Option* seed =
-      cosim->add_option("--seed", co.seed, "seed of the random stimulus (default: 1)");
+      cosim->add_option("--seed", co.seed, "seed of the random stimulus (default: 1)")
+          ->check(tb::unsigned_in(0, UINT64_MAX));
   CLI::Option* seeds = cosim->add_option(
       "--seeds", co.seeds,
       "a seed range A-B: each seed in its own process, one line per seed with its coverage");
   seeds->excludes(seed);
-  CLI::Option* cycles = cosim->add_option("--random-cycles", co.random_cycles,
-                                          "clock cycles of random stimulus (default: 30000)");
+  CLI::Option* cycles = cosim
+                            ->add_option("--random-cycles", co.random_cycles,
+                                         "clock cycles of random stimulus (default: 30000)")
+                            ->check(tb::unsigned_in(1, tb::cosim::max_random_cycles));
   cosim
       ->add_option("--replay", co.replay,
                    "replay what entered every unit (or, tofu2-cq, what every queue was asked) "
                    "in a `run --record-unit-inputs` file")
       ->excludes(cycles)
       ->excludes(seeds);
-  cosim->add_option("--tolerance-cycles", co.tolerance_cycles,
-                    "timing tolerance of the model against the DUT, in clock cycles (default: " +
-                        std::to_string(tb::cosim::default_tolerance_cycles) + ")");
-  cosim->add_option("--vcd", co.vcd_dir, "write both sides' waveforms into this directory");
-  cosim->add_option("--json", co.json_file, "write the report as JSON to this file");
+  cosim
+      ->add_option("--tolerance-cycles", co.tolerance_cycles,
+                   "timing tolerance of the model against the DUT, in clock cycles (default: " +
+                       std::to_string(tb::cosim::default_tolerance_cycles) + ")")
+      ->check(tb::unsigned_in(0, UINT32_MAX));
+  cosim->add_option("--vcd", co.vcd_dir, "write both sides' waveforms into this directory")
+      ->check(tb::non_empty());
+  cosim->add_option("--json", co.json_file, "write the report as JSON to this file")
+      ->check(tb::non_empty());
   cosim->add_flag("-q,--quiet", co.quiet, "print the report only when there is a divergence");
   return cosim;
 }
@@ -381,9 +394,13 @@ CLI::App* add_sweep(CLI::App& app, tb::sweep::sweep_options& so, bool& no_plots)
       "failed, 2: bad input, 130: interrupted, run again to resume)");
   sweep->add_option("study", so.study_file, "study YAML file (see experiments/sweep-example.yaml)")
       ->required();
-  sweep->add_option("-j,--jobs", so.jobs,
-                    "points at a time (per MPI rank); default: one per core, 1 under mpirun");
-  sweep->add_option("--out", so.out_dir, "output directory (default: results/<study name>)");
+  sweep
+      ->add_option("-j,--jobs", so.jobs,
+                   "points at a time (per MPI rank), 1 to " + std::to_string(tb::sweep::max_jobs) +
+                       "; default: one per core, 1 under mpirun")
+      ->check(tb::unsigned_in(1, tb::sweep::max_jobs));
+  sweep->add_option("--out", so.out_dir, "output directory (default: results/<study name>)")
+      ->check(tb::non_empty());
   sweep->add_flag("--retry-failed", so.retry_failed,
                   "run failed points again (a resume skips them by default)");
   sweep
@@ -431,6 +448,7 @@ int sc_main(int argc, char* argv[]) {
   // A simulation's heap on huge pages: from here, or again from the start with them.
   if (argc > 1 && std::string(argv[1]) == "run") tb::run_on_huge_pages(argv);
   tb::configure_reports();
+  tlm_net::install_interrupt_cleanup();
 
   CLI::App app{
       "bcastsim: a cycle-approximate SystemC/TLM model of broadcast offload hardware "
@@ -466,6 +484,7 @@ int sc_main(int argc, char* argv[]) {
   return guarded([&] {
     if (list->parsed()) return tb::list_command(std::cout);
     if (graph->parsed()) {
+      tb::check_output_file(sc.graph_file, "--file");
       const tb::config cfg = load_config(sc.scenario_file, sc.sets, "");
       tb::check_memory(cfg, tb::memory_use::analyze);
       tb::export_graph(cfg, sc.graph_file);

@@ -45,4 +45,20 @@ const offload_family* family_of_scenario(const scenario& s) {
   return nullptr;
 }
 
+void check_records_unit_inputs(const offload_family* f, const std::string& algorithm) {
+  if (f && f->records_unit_inputs) return;
+  std::string allowed;
+  for (const algorithms::algorithm_info& a : algorithms::algorithms()) {
+    const offload_family* of = family_of_algorithm(a.name);
+    if (of && of->records_unit_inputs) allowed += (allowed.empty() ? "" : ", ") + a.name;
+  }
+  throw config_error(
+      "--record-unit-inputs",
+      "--record-unit-inputs needs a Ragasa run or a Tofu2 one: it records what "
+      "enters the units of the families that record (allowed: "
+      "collective.algorithm = " +
+          allowed + "); collective.algorithm = " + algorithm +
+          (f ? " uses family " + f->name + ", which records nothing" : " uses no offload unit"));
+}
+
 }  // namespace bcastsim::tb

@@ -119,6 +119,9 @@ struct offload_family {
   // collectives (host-based ones then run over it too): a family whose make_nic() serves
   // every terminal.
   bool nic_kind = false;
+  // `bcastsim run --record-unit-inputs FILE` records what enters the family's units (for
+  // `bcastsim cosim --replay`); a family without it refuses the flag.
+  bool records_unit_inputs = false;
   std::vector<params::decl> params;  // NAME.* keys
   // Cross-key checks of a scenario whose algorithm uses the family (before elaboration).
   // Throws config_error naming the key.
@@ -169,5 +172,8 @@ const offload_family* family_of_algorithm(const std::string& algorithm);
 // The family the scenario needs: the one nic.kind names, else the first its collectives
 // name; nullptr: none.
 const offload_family* family_of_scenario(const scenario& s);
+// Refuses --record-unit-inputs (config_error naming it, with the algorithms that record)
+// unless `f` records its units' inputs. `algorithm`: the scenario's, for the message.
+void check_records_unit_inputs(const offload_family* f, const std::string& algorithm);
 
 }  // namespace bcastsim::tb

@@ -24,6 +24,7 @@ sc_vcd_waveform::sc_vcd_waveform(std::string path) : m_path(std::move(path)) {
   const std::string base = m_path.substr(0, m_path.size() - 4);  // less ".vcd"
   const std::string part_base = base + ".part" + std::to_string(getpid());
   m_part = part_base + ".vcd";
+  m_guard.emplace(m_part);
   if (!std::ofstream(m_part)) return;  // SystemC would terminate the process on it
   m_file = sc_core::sc_create_vcd_trace_file(part_base.c_str());
   m_file->set_time_unit(1, sc_core::SC_PS);
@@ -51,6 +52,7 @@ std::string sc_vcd_waveform::commit() {
     std::remove(m_part.c_str());
     return why;
   }
+  m_guard.reset();
   return {};
 }
 
@@ -67,6 +69,7 @@ void sc_vcd_waveform::discard() noexcept {
   }
   if (m_closed) std::remove(m_part.c_str());
   m_closed = false;
+  m_guard.reset();
 }
 
 }  // namespace bcastsim::tb

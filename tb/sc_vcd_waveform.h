@@ -3,8 +3,10 @@
 // written as <name>.part<pid>.vcd, closed and checked, then renamed to <name>.vcd, or removed.
 #pragma once
 
+#include "tlm/interrupt_cleanup.h"
 #include "tlm/trace_window.h"
 
+#include <optional>
 #include <string>
 
 namespace bcastsim::tb {
@@ -29,6 +31,7 @@ class sc_vcd_waveform final : public tlm_net::own_waveform {
   std::string m_path, m_part;
   sc_core::sc_trace_file* m_file = nullptr;
   bool m_closed = false;  // closed and whole, not yet renamed
+  std::optional<tlm_net::removed_if_interrupted> m_guard;  // the part file, on a Ctrl-C or kill
 };
 
 // SystemC neither checks its writes nor says when one failed: what the C library still holds

@@ -2,6 +2,7 @@
 
 #include "tb/atomic_file.h"
 #include "tb/gtkwave_save_file.h"
+#include "tb/output_path.h"
 #include "tb/sc_vcd_waveform.h"
 
 #include <sys/stat.h>
@@ -19,18 +20,29 @@ config_error vcd_error(const std::string& what) {
   return config_error("trace.vcd", "trace.vcd (--vcd): " + what);
 }
 
-// Refuses what SystemC would write into or past: a directory, a device or a pipe (writes to
-// /dev/full fail silently), a folder that does not exist.
-void check_vcd_path(const std::string& given, const std::string& file) {
-  struct stat st {};
-  if (stat(given.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw vcd_error("'" + given + "' is a directory; give a file name such as '" + given +
-                    "/run.vcd'");
-  for (const std::string& path : {given, file}) {
-    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-      throw vcd_error("'" + path + "' is not a regular file (a device, pipe or directory); " +
-                      "give a file to write");
+// Refuses what SystemC would write into or past (writes to /dev/full fail silently) or the
+// rename would replace: a directory, a device, a pipe, a socket, a folder that does not
+// exist; beside it, a verilated block's own BLOCK.rtl.vcd too. The CLI checks --vcd before
+// anything runs; trace.vcd may come from a scenario.
+void check_vcd_path(const std::string& given, const std::string& base) {
+  const char* const flag = "trace.vcd (--vcd)";
+  try {
+    for (const std::string& path : {given, base + ".vcd", base + ".gtkw"})
+      check_output_file(path, flag);
+    const size_t slash = base.rfind('/');
+    check_output_dir(slash == std::string::npos ? "." : base.substr(0, slash + 1), flag,
+                     {"*.rtl.vcd"});
+  } catch (const config_error& e) {
+    throw config_error("trace.vcd", e.what());
   }
+}
+
+// FILE of FILE.vcd: the --vcd argument without its ".vcd".
+std::string base_of(const std::string& vcd_file) {
+  std::string base = vcd_file;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+    base.resize(base.size() - 4);
+  return base;
 }
 
 // SystemC writes the VCD's header at its first traced cycle and, when there is none (nothing
@@ -42,12 +54,14 @@ struct vcd_header_writer : sc_core::sc_trace_file {
 
 }  // namespace
 
+void check_vcd_file(const std::string& vcd_file) {
+  check_vcd_path(vcd_file, base_of(vcd_file));
+}
+
 waveforms::waveforms(const scenario& s, fabric& fab) : m_s(s) {
   if (s.vcd_file.empty()) return;
-  m_base = s.vcd_file;
-  if (m_base.size() > 4 && m_base.compare(m_base.size() - 4, 4, ".vcd") == 0)
-    m_base.resize(m_base.size() - 4);
-  check_vcd_path(s.vcd_file, m_base + ".vcd");
+  m_base = base_of(s.vcd_file);
+  check_vcd_path(s.vcd_file, m_base);
   m_vcd = std::make_unique<sc_vcd_waveform>(m_base + ".vcd");
   if (!m_vcd->opened()) {  // SystemC would terminate the process at the first sc_start
     const std::string why = std::strerror(errno);

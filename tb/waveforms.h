@@ -15,6 +15,10 @@
 
 namespace bcastsim::tb {
 
+// Throws config_error (trace.vcd, the message naming --vcd) unless FILE.vcd and FILE.gtkw of
+// `vcd_file` (FILE.vcd or FILE) can be written: the CLI's check before anything runs.
+void check_vcd_file(const std::string& vcd_file);
+
 class waveforms {
  public:
   // Opens the VCD and registers the traced blocks. Throws config_error (trace.vcd when the

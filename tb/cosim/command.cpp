@@ -4,6 +4,7 @@
 #include "tb/atomic_file.h"
 #include "tb/config.h"
 #include "tb/memory_estimate.h"
+#include "tb/output_path.h"
 #ifdef BCASTSIM_WITH_VERILATOR
 #include "hw/ragasa/bcast_unit_rtl.h"
 #endif
@@ -282,6 +283,15 @@ namespace {
 
 // run_command's work, once the memory cap is in place.
 int run_block(const command_options& o, std::ostream& out, std::ostream& err) {
+  // The outputs before anything runs (output_path.h): the report, and in the waveforms'
+  // folder every VCD either block writes (cosim_ref, cosim_dut, cosim_dut_*.rtl, cq_dut_*).
+  try {
+    if (!o.json_file.empty()) check_output_file(o.json_file, "--json");
+    if (!o.vcd_dir.empty()) check_output_dir(o.vcd_dir, "--vcd", {"cosim_*.vcd", "cq_dut_*.vcd"});
+  } catch (const config_error& e) {
+    err << "bcastsim: error: " << e.what() << "\n";
+    return 2;
+  }
   if (o.block == "tofu2-cq") return run_cq_command(o, out, err);
   if (o.block != "bcast-unit") {
     err << "bcastsim: error: --block '" << o.block

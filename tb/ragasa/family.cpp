@@ -381,6 +381,7 @@ std::vector<params::decl> declarations() {
 offload_family family() {
   offload_family f;
   f.name = "ragasa";
+  f.records_unit_inputs = true;
   f.description = "Ragasa in-router broadcast offload: a Bcast Unit on every router";
   f.params = declarations();
   f.check = check;

@@ -1,6 +1,7 @@
 #include "tb/sweep/command.h"
 
 #include "tb/config.h"
+#include "tb/output_path.h"
 #include "tb/sweep/carried.h"
 #include "tb/sweep/progress.h"
 #include "tb/sweep/table.h"
@@ -383,6 +384,20 @@ int run_command(const sweep_options& o, std::ostream& out, std::ostream& err) {
     return 0;
   }
   const std::string out_dir = o.out_dir.empty() ? "results/" + s.name : o.out_dir;
+  // What a sweep writes in OUT, checked before it creates anything (output_path.h); its
+  // plots are drawn into OUT/plots/ after every point has run.
+  check_output_dir(out_dir, "--out", {"results.csv", "study.json", "perf.csv"});
+  check_output_dir((fs::path(out_dir) / "points").string(), "--out");
+  std::vector<std::string> plot_files;  // checked names: a plain name ending .png/.pdf/.svg
+  for (const auto& plot : s.plots) {
+    if (o.plots && !plot.value("file", "").empty()) plot_files.push_back(plot.value("file", ""));
+  }
+  check_output_dir((fs::path(out_dir) / "plots").string(), "--out", plot_files);
+  if (o.jobs > max_jobs) {
+    throw config_error("--jobs", "-j/--jobs " + std::to_string(o.jobs) +
+                                     " is not allowed; allowed: an integer from 1 to " +
+                                     std::to_string(max_jobs));
+  }
   const point_store store(s, points, out_dir);
   size_t jobs = o.jobs;
 #ifdef BCASTSIM_WITH_MPI

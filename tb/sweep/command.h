@@ -15,10 +15,15 @@
 
 namespace bcastsim::tb::sweep {
 
+// The most points one process runs at a time (-j): a bound far above any machine's cores, so
+// a typo or a negative -j (read as 2^64 - 1) does not start every point at once.
+inline constexpr size_t max_jobs = 1024;
+
 struct sweep_options {
   std::string study_file;
   std::string out_dir;  // default: results/<study name>
-  size_t jobs = 0;      // points at a time per process; 0: one per core (one per rank under MPI)
+  // Points at a time per process, 1 to max_jobs; 0: one per core (one per rank under MPI).
+  size_t jobs = 0;
   bool retry_failed = false;
   std::vector<std::string> only;  // --only KEY=V1,V2: run only these points now
   bool list_only = false;         // print the points and exit

@@ -535,6 +535,7 @@ std::vector<params::decl> declarations() {
 offload_family family() {
   offload_family f;
   f.name = "tofu2";
+  f.records_unit_inputs = true;
   f.description = "Tofu2 TNIs with session-mode command queues in place of the host NICs";
   f.params = declarations();
   f.check = check;

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <atomic>
 #include <csignal>
@@ -84,6 +86,42 @@ BOOST_AUTO_TEST_CASE(an_uncommitted_file_leaves_the_target_untouched) {
   BOOST_CHECK_EQUAL(files_in(dir), 1u);
   BOOST_CHECK_THROW(bcastsim::tb::write_file_atomically(dir + "/no/such/dir/x.json", "{}", "--out"),
                     bcastsim::tb::config_error);
+}
+
+// Issue 39, defect 1: the rename replaced whatever the target was; a FIFO, a socket or a
+// directory (a device too, where mknod is permitted) is now refused and left as it was.
+BOOST_AUTO_TEST_CASE(a_target_that_is_not_a_regular_file_is_refused) {
+  const std::string dir = fresh_dir();
+  std::vector<std::pair<std::string, fs::file_type>> targets;
+  BOOST_REQUIRE(mkfifo((dir + "/fifo").c_str(), 0644) == 0);
+  targets.emplace_back(dir + "/fifo", fs::file_type::fifo);
+  BOOST_REQUIRE(fs::create_directory(dir + "/folder"));
+  targets.emplace_back(dir + "/folder", fs::file_type::directory);
+  if (mknod((dir + "/null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+    targets.emplace_back(dir + "/null", fs::file_type::character);
+  } else {
+    BOOST_TEST_MESSAGE("no device case: mknod is not permitted here");
+  }
+  for (const auto& [path, type] : targets) {
+    try {
+      bcastsim::tb::write_file_atomically(path, "{}\n", "--file");
+      BOOST_ERROR(path << " was written");
+    } catch (const bcastsim::tb::config_error& e) {
+      BOOST_TEST(e.key == "--file");
+      BOOST_TEST(contains(e.what(), "not a regular file"), e.what());
+    }
+    BOOST_TEST((fs::symlink_status(path).type() == type), path << " was replaced");
+  }
+  // Also when it becomes one while the file is written: commit() looks again.
+  {
+    const std::string late = dir + "/late";
+    bcastsim::tb::atomic_file f(late, "--json");
+    f.stream() << "{}\n";
+    BOOST_REQUIRE(mkfifo(late.c_str(), 0644) == 0);
+    BOOST_CHECK_THROW(f.commit(), bcastsim::tb::config_error);
+    BOOST_TEST((fs::symlink_status(late).type() == fs::file_type::fifo));
+  }
+  BOOST_CHECK_EQUAL(files_in(dir), targets.size() + 1);  // no temporary file left behind
 }
 
 BOOST_AUTO_TEST_CASE(concurrent_writers_always_leave_a_valid_file) {

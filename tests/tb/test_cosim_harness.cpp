@@ -325,9 +325,11 @@ BOOST_AUTO_TEST_CASE(cli_bad_input_exits_2) {
   };
   expect("cosim --dut verilog",
          {"--dut 'verilog'", "allowed: systemc, rtl, rtl-fault-unfair, rtl-fault-early-free"});
-  expect("cosim --random-cycles 0", {"--random-cycles must be 1 to 100000000"});
-  expect("cosim --random-cycles -1", {"--random-cycles must be 1 to 100000000"});
-  expect("cosim --random-cycles 100000001", {"--random-cycles must be 1 to 100000000"});
+  expect("cosim --random-cycles 0", {"--random-cycles", "allowed: an integer from 1 to 100000000"});
+  expect("cosim --random-cycles -1",
+         {"--random-cycles", "allowed: an integer from 1 to 100000000"});
+  expect("cosim --random-cycles 100000001",
+         {"--random-cycles", "allowed: an integer from 1 to 100000000"});
   expect("cosim --replay /nonexistent/units.jsonl", {"--replay", "/nonexistent/units.jsonl"});
   const std::string dir = fresh_dir();
   std::ofstream(dir + "/bad.jsonl")
