@@ -255,17 +255,18 @@ int cmd_analyze(const std::string& scenario_file, const std::vector<std::string>
 int cmd_run(const std::string& scenario_file, const std::vector<std::string>& sets,
             const std::string& seed, const std::string& out_dir, const std::string& vcd,
             const std::string& record_unit_inputs, bool quiet) {
-  // Every output before anything runs (output_path.h).
+  // Every output before anything runs (output_path.h). The --out folder is made first, as
+  // before the checks: `--out res --vcd res/w.vcd` writes into the folder the run makes.
   tb::check_output_dir(out_dir, "--out", {"result.json"});
-  if (!record_unit_inputs.empty())
-    tb::check_output_file(record_unit_inputs, "--record-unit-inputs");
   tb::config cfg = load_config(scenario_file, sets, seed);
   if (!vcd.empty()) cfg.set("trace.vcd", vcd);
-  if (!cfg.text("trace.vcd").empty()) tb::check_vcd_file(cfg.text("trace.vcd"));
   tb::check_memory(cfg, tb::memory_use::simulate);
+  const std::string path = output_path(out_dir, "result.json");
+  if (!record_unit_inputs.empty())
+    tb::check_output_file(record_unit_inputs, "--record-unit-inputs");
+  if (!cfg.text("trace.vcd").empty()) tb::check_vcd_file(cfg.text("trace.vcd"));
   tb::limit_memory(cfg);
   warn_ineffective(cfg);
-  const std::string path = output_path(out_dir, "result.json");
 
   tb::run_scenario(
       cfg,

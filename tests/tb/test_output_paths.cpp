@@ -162,6 +162,18 @@ BOOST_AUTO_TEST_CASE(file_outputs_in_a_missing_folder_exit_2) {
   BOOST_TEST(!fs::exists(dir + "/result.json"));
 }
 
+// The --out folder a run makes may hold its other outputs: its VCD and recording (a fuzz
+// finding: checking them before the folder was made refused what had always worked).
+BOOST_AUTO_TEST_CASE(outputs_inside_the_out_folder_the_run_makes_are_accepted) {
+  const std::string out = fresh_dir() + "/new/res";
+  const outcome o = run_cli("run -q --out " + out +
+                                  " --set collective.algorithm=ragasa --vcd " + out +
+                                  "/w.vcd --record-unit-inputs " + out + "/rec.jsonl");
+  BOOST_TEST(o.code == 0, o.output);
+  for (const char* f : {"/result.json", "/w.vcd", "/w.gtkw", "/rec.jsonl"})
+    BOOST_TEST(fs::is_regular_file(out + f), f);
+}
+
 // --out DIR of run and analyze, and the result file in it; a regular file is no folder.
 BOOST_AUTO_TEST_CASE(out_folders_and_their_result_files_are_checked) {
   const std::string dir = fresh_dir();
