@@ -37,7 +37,8 @@ class atomic_file {
   std::string m_key;
   std::string m_tmp;
   std::ofstream m_out;
-  std::optional<tlm_net::removed_if_interrupted> m_tmp_guard;  // no temporary left by a Ctrl-C or kill
+  // No temporary file left by a Ctrl-C or a kill.
+  std::optional<tlm_net::removed_if_interrupted> m_tmp_guard;
   bool m_committed = false;
 };
 

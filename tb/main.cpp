@@ -12,7 +12,6 @@
 #include "tb/export_graph.h"
 #include "tb/format.h"
 #include "tb/huge_pages.h"
-#include "tlm/interrupt_cleanup.h"
 #include "tb/list_command.h"
 #include "tb/memory_estimate.h"
 #include "tb/offload_family.h"
@@ -20,6 +19,7 @@
 #include "tb/simulation.h"
 #include "tb/sweep/command.h"
 #include "tb/waveforms.h"
+#include "tlm/interrupt_cleanup.h"
 
 #include <CLI/CLI.hpp>
 #include <systemc>

@@ -169,10 +169,10 @@ plan make_plan(scenario& s) {
   // Adversarial traffic sends group i to group i + 1: one group would send to itself, which
   // is uniform traffic under another name.
   if (s.traffic.kind == "adversarial" && p.topo->num_groups() < 2) {
-    throw config_error("traffic.kind", "traffic.kind = adversarial sends every group's "
-                                       "terminals to the next group's, but " +
-                                           p.topo->describe() +
-                                           " has one group; allowed: uniform, background");
+    throw config_error("traffic.kind",
+                       "traffic.kind = adversarial sends every group's "
+                       "terminals to the next group's, but " +
+                           p.topo->describe() + " has one group; allowed: uniform, background");
   }
   if (s.algorithm == "none") return p;  // synthetic traffic only: no schedule, no hosts
   try {

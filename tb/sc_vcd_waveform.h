@@ -30,7 +30,7 @@ class sc_vcd_waveform final : public tlm_net::own_waveform {
  private:
   std::string m_path, m_part;
   sc_core::sc_trace_file* m_file = nullptr;
-  bool m_closed = false;  // closed and whole, not yet renamed
+  bool m_closed = false;                                   // closed and whole, not yet renamed
   std::optional<tlm_net::removed_if_interrupted> m_guard;  // the part file, on a Ctrl-C or kill
 };
 

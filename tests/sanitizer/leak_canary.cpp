@@ -12,21 +12,26 @@
 namespace {
 
 // The names are what the tests look for in the leak report's allocation stacks.
-__attribute__((noinline)) void* leak_canary_lost_block() { return std::malloc(4096); }
-__attribute__((noinline)) void* leak_canary_held_block() { return std::malloc(8192); }
+__attribute__((noinline)) void* leak_canary_lost_block() {
+  return std::malloc(4096);
+}
+__attribute__((noinline)) void* leak_canary_held_block() {
+  return std::malloc(8192);
+}
 
-SC_MODULE(canary) {
-  SC_CTOR(canary) { SC_THREAD(body); }
+SC_MODULE(canary){SC_CTOR(canary){SC_THREAD(body);
+}  // namespace
 
-  void body() {
-    void* volatile lost = leak_canary_lost_block();
-    lost = nullptr;
-    void* volatile held = leak_canary_held_block();
-    const int found = __lsan_do_recoverable_leak_check();
-    std::printf("leak_canary: the check found leaks: %s\n", found ? "yes" : "no");
-    std::free(held);
-  }
-};
+void body() {
+  void* volatile lost = leak_canary_lost_block();
+  lost = nullptr;
+  void* volatile held = leak_canary_held_block();
+  const int found = __lsan_do_recoverable_leak_check();
+  std::printf("leak_canary: the check found leaks: %s\n", found ? "yes" : "no");
+  std::free(held);
+}
+}
+;
 
 }  // namespace
 

@@ -7,12 +7,12 @@
 // Cases that simulate elaborate one design each (one CTest entry per case); the CLI cases
 // run the real binary.
 #include "cli_runner.h"
-#include "unit_replay_lines.h"
 #include "hw/ragasa/unit_factory.h"
 #include "tb/cosim/command.h"
 #include "tb/cosim/harness.h"
 #include "tb/cosim/scoreboard.h"
 #include "tb/cosim/stimulus.h"
+#include "unit_replay_lines.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>

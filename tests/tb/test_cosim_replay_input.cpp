@@ -6,12 +6,12 @@
 //
 // Device nodes and FIFOs are made inside the test's own scratch folder, never /dev's.
 #include "cli_runner.h"
-#include "unit_replay_lines.h"
 #include "hw/ragasa/bcast_unit_base.h"
 #include "hw/tofu2/command_queue_rtl.h"
 #include "tb/cosim/command.h"
 #include "tb/cosim/cq_replay.h"
 #include "tb/cosim/stimulus.h"
+#include "unit_replay_lines.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -376,8 +376,8 @@ BOOST_AUTO_TEST_CASE(every_bad_unit_replay_line_names_its_field) {
                         "it at unit_1; allowed: at least 1000"),
                e.what());
   }
-  BOOST_TEST(load_replay(write_lines(dir + "/good.jsonl", test::unit_replay_lines(), {0, {}, {""}})).size() ==
-             1u);
+  BOOST_TEST(load_replay(write_lines(dir + "/good.jsonl", test::unit_replay_lines(), {0, {}, {""}}))
+                 .size() == 1u);
   // Through the CLI a bad line exits 2.
   const std::string bad = write_lines(dir + "/bad.jsonl", test::unit_replay_lines(), cases[8]);
   const outcome o = run_cli_bounded("cosim --replay " + bad);

@@ -166,9 +166,8 @@ BOOST_AUTO_TEST_CASE(file_outputs_in_a_missing_folder_exit_2) {
 // finding: checking them before the folder was made refused what had always worked).
 BOOST_AUTO_TEST_CASE(outputs_inside_the_out_folder_the_run_makes_are_accepted) {
   const std::string out = fresh_dir() + "/new/res";
-  const outcome o = run_cli("run -q --out " + out +
-                                  " --set collective.algorithm=ragasa --vcd " + out +
-                                  "/w.vcd --record-unit-inputs " + out + "/rec.jsonl");
+  const outcome o = run_cli("run -q --out " + out + " --set collective.algorithm=ragasa --vcd " +
+                            out + "/w.vcd --record-unit-inputs " + out + "/rec.jsonl");
   BOOST_TEST(o.code == 0, o.output);
   for (const char* f : {"/result.json", "/w.vcd", "/w.gtkw", "/rec.jsonl"})
     BOOST_TEST(fs::is_regular_file(out + f), f);

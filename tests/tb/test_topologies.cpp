@@ -34,8 +34,8 @@ const std::set<std::string> torus_classes = {"terminal", "x", "y", "z", "a", "b"
 void every_algorithm_on(const std::string& shape, uint32_t nodes,
                         const std::set<std::string>& link_classes = torus_classes,
                         bool ragasa = true) {
-  for (const std::string algo : {"binomial", "glf", "llf", "forest", "scatter-ring-allgather",
-                                 "mpich-auto", "ragasa"}) {
+  for (const std::string algo :
+       {"binomial", "glf", "llf", "forest", "scatter-ring-allgather", "mpich-auto", "ragasa"}) {
     if (algo == "ragasa" && !ragasa) continue;
     const nlohmann::json r = run_ok("run", shape + " --set collective.algorithm=" + algo);
     BOOST_TEST_CONTEXT(algo) {
@@ -50,10 +50,10 @@ void every_algorithm_on(const std::string& shape, uint32_t nodes,
   // MPICH's recursive doubling needs a power-of-two job.
   uint32_t pow2 = 1;
   while (2 * pow2 <= nodes) pow2 *= 2;
-  const nlohmann::json r =
-      run_ok("run", shape + " --set collective.algorithm=scatter-rd-allgather "
-                            "--set job.placement=contiguous --set job.ranks=" +
-                        std::to_string(pow2));
+  const nlohmann::json r = run_ok("run", shape +
+                                             " --set collective.algorithm=scatter-rd-allgather "
+                                             "--set job.placement=contiguous --set job.ranks=" +
+                                             std::to_string(pow2));
   BOOST_TEST(r["collective"]["ranks_complete"].get<uint32_t>() == pow2);
 }
 
@@ -124,8 +124,9 @@ BOOST_AUTO_TEST_CASE(torus_traversals_are_reported_per_dimension) {
 BOOST_AUTO_TEST_CASE(keys_of_another_kind_are_refused_naming_it) {
   outcome o = run_cli("run --set topology.kind=torus --set topology.g=3");
   BOOST_TEST(o.code == 2);
-  BOOST_TEST(contains(o.output, "topology.g belongs to topology.kind dragonfly, not to this "
-                                "scenario's topology.kind torus"));
+  BOOST_TEST(contains(o.output,
+                      "topology.g belongs to topology.kind dragonfly, not to this "
+                      "scenario's topology.kind torus"));
   o = run_cli("run --set topology.x=3");
   BOOST_TEST(o.code == 2);
   BOOST_TEST(contains(o.output, "topology.x belongs to topology.kind torus"));
