@@ -226,6 +226,8 @@ def check_case(case, rc, out, err, work):
         found.append(("exit-%s-expected" % case.expect, "%s exit %s" % (case.command, rc)))
     if case.must_refuse and rc == 0:
         found.append(("accepted", "exit 0 with a %s" % case.must_refuse))
+    if case.must_not_name and rc == 2 and case.must_not_name in err:
+        found.append(("refused-good", "exit 2 blaming %s, which is valid" % case.must_not_name))
     if case.command != "sweep" and case.argv[1] in NOT_A_SCENARIO and rc != 2:
         found.append(("not-a-file", "scenario %r accepted (exit %d)" % (case.argv[1], rc)))
     if killed:
@@ -299,7 +301,7 @@ def save_finding(folder, seed, case, work, rcs, text, found):
 
 def fuzz_one(args, keys, texts, number):
     """Runs one case; returns (case, outcome, stderr and stdout, findings)."""
-    case = make_case(args.seed, number, keys, texts, args.check_offload_analyze)
+    case = make_case(args.seed, number, keys, texts)
     work = tempfile.mkdtemp(prefix="case-%d-" % number, dir=args.work)
     try:
         started = time.monotonic()
@@ -311,13 +313,15 @@ def fuzz_one(args, keys, texts, number):
         rcs, runs = run_case(args.binary, case, work)
         case.wall_s = time.monotonic() - started
         text = "\n".join(err + "\n" + out for _, _, out, err in runs)
-        found, sigkilled = [], False
+        found = []
+        # A SIGKILLed writer (sent by the case, or at its timeout) leaves its temporary, and
+        # every step's folder is checked after the last step ran: none is a finding then.
+        sigkilled = any(rc is None or (step.kill and step.kill[1] == signal.SIGKILL)
+                        for step, rc, _, _ in runs)
         for step, rc, out, err in runs:
             for k, d in check_case(step, rc, out, err, work):
-                # A SIGKILLed writer leaves its temporary: later steps in its folder see it.
                 if not (sigkilled and k == "output" and "temporary" in d):
                     found.append((k, d, classify(k, d, err + "\n" + out, step.argv)))
-            sigkilled = sigkilled or (step.kill and step.kill[1] == signal.SIGKILL)
         for check in case.post:
             found += [(k, d, classify(k, d, text, case.argv)) for k, d in check(work, rcs)]
         if found and args.findings:
@@ -353,8 +357,6 @@ def main():
                     help="findings of defects already filed (KNOWN) do not fail the run")
     ap.add_argument("--min-complete", type=float, default=0.0,
                     help="fail when fewer than this fraction of run cases exit 0 (e.g. 0.4)")
-    ap.add_argument("--check-offload-analyze", action="store_true",
-                    help="compare analyze with run for the offload families too")
     args = ap.parse_args()
     if not os.access(args.binary, os.X_OK):
         ap.error("binary %r is not executable" % args.binary)

@@ -252,6 +252,7 @@ class Step:
         self.out = out  # the output folder its checks read
         self.big = False
         self.must_refuse = ""  # what makes the input invalid whatever the keys say
+        self.must_not_name = ""  # a key an exit 2 must not blame (an input known good)
         self.expect = None  # an exit code this step must give (None: any of 0, 1, 2)
         self.kill = None  # (seconds, signal): signal the process after that long
         self.requires_ok = False  # run only when the previous command exited 0

@@ -11,7 +11,7 @@ import re
 import signal
 
 from fuzz_cases import Case, Step, legacy_case, mutate_text, random_sets
-from fuzz_scenarios import (COMBOS, OFFLOAD, base_keys, family_of, kind_of, render, tags_of,
+from fuzz_scenarios import (COMBOS, base_keys, family_of, kind_of, render, tags_of,
                             vary)
 from fuzz_checks import (compare_results, analyze_agrees, csv_equal, node_kept, file_made,
                          mutate_graph, mutate_recording, edit_graph, no_waveform)
@@ -29,7 +29,8 @@ def run_argv(command, out="out", scenario="in/case.yaml"):
 
 def pick_combo(seed, number, rng):
     """The combo of a scenario slot: every combo once per round, in a seed-shuffled order;
-    round 0 plain, round 1 with valid variations, later rounds varied and 60 % mutated."""
+    round 0 plain, round 1 with valid variations, later rounds varied and 45 % mutated (most
+    mutations end in exit 2, and a long run must still simulate 40 % of its run cases)."""
     cycle, slot = divmod(number, len(CYCLE))
     index = cycle * SCENARIO_SLOTS + CYCLE[:slot].count("scenario")
     order = list(range(len(COMBOS)))
@@ -60,7 +61,7 @@ def scenario_case(rng, case, keys_table, seed):
         case.what += vary(rng, keys, rng.choice([1, 1, 2, 3]))
     command = "analyze" if rng.random() < 0.2 else "run"
     case.tags = dict(tags_of(shape, keys), command=command)
-    mutated = rnd >= 2 and rng.random() < 0.6
+    mutated = rnd >= 2 and rng.random() < 0.45
     if shape.startswith("graph:"):
         if rnd >= 2 and rng.random() < 0.3:
             case.steps.append(Step(action=mutate_graph(rng, "in/g.yaml"), command="mutate"))
@@ -75,7 +76,8 @@ def scenario_case(rng, case, keys_table, seed):
         case.what.append("topology.mesh: %s" % keys["topology.mesh"])
     text = render(keys)
     step = Step(run_argv(command), command)
-    if re.search(r"(\w), *\1\b", str(keys.get("topology.mesh", ""))):
+    if not mutated and re.search(r"(\w), *\1\b", str(keys.get("topology.mesh", ""))):
+        # (a mutation may cut or change the line: then only the usual checks apply)
         step.must_refuse = "dimension named twice in topology.mesh"
     if mutated:
         for _ in range(rng.choice([1, 1, 2])):
@@ -87,15 +89,22 @@ def scenario_case(rng, case, keys_table, seed):
             step.argv += sets
             case.what += what
             step.big = step.big or big
-    elif rnd == 0 or relative:
+    elif rnd == 0:
         step.expect = 0  # a valid combo as it is: it must run
+    elif relative:
+        # Varied combos may be refused (an allgather needing 2^k ranks), but never for the
+        # graph file they name relative to the scenario.
+        step.must_not_name = "topology.file"
     case.files["case.yaml"] = text
     fam = family_of(algo)
     if (command == "run" and fam in ("ragasa", "tofu2", "lanai", "galaxy")
             and keys.get("tofu2.mode") != "host" and rng.random() < 0.3):
         step.argv += ["--record-unit-inputs", "out/rec.jsonl"]
         case.what.append("--record-unit-inputs")
-        case.post.append(file_made(len(case.steps), "out/rec.jsonl"))
+        if fam in ("ragasa", "tofu2"):
+            case.post.append(file_made(len(case.steps), "out/rec.jsonl"))
+        else:  # only Ragasa's and Tofu2's units record: refused, never silently ignored
+            step.expect = 2
     if command == "run" and rng.random() < 0.08:
         step.argv += ["--vcd", "out/w.vcd"]
         case.what.append("--vcd")
@@ -108,7 +117,7 @@ def scenario_case(rng, case, keys_table, seed):
         case.what.append("rerun")
 
 
-def analyze_vs_run_case(rng, case, seed, check_offload):
+def analyze_vs_run_case(rng, case, seed):
     """run and analyze of one valid scenario under minimal routing: the traversals per class
     agree (README's analyze paragraph); and analyze never accepts what run refuses."""
     shape, algo, extra = rng.choice(COMBOS)
@@ -136,10 +145,11 @@ def analyze_vs_run_case(rng, case, seed, check_offload):
     case.main = len(case.steps)
     case.steps.append(Step(run_argv("run"), "run"))
     case.steps.append(Step(run_argv("analyze", "an"), "analyze", out="an"))
-    # Offload families' analyze figures are being made to agree (issue 39, another slice):
-    # compared only with --check-offload-analyze; exit codes always.
-    compare = (family_of(algo) not in OFFLOAD and "nic.kind" not in keys
-               and "traffic.kind" not in keys) or check_offload
+    # Every family's traversals agree (the offloads' hardware messages counted too), but
+    # analyze models neither traffic nor faults (drops resent by LANai's GM): those cases
+    # compare exit codes only.
+    compare = (algo != "none" and "traffic.kind" not in keys
+               and not any(k.startswith("fault.") for k in keys))
     case.post.append(analyze_agrees(case.main, "out", "an", compare))
 
 
@@ -327,7 +337,7 @@ def odd_case(rng, case, seed):
                      "command": "run-killed"}
 
 
-def make_case(seed, number, keys, texts, check_offload=False):
+def make_case(seed, number, keys, texts):
     rng = random.Random("%s:%d" % (seed, number))
     kind = CYCLE[number % len(CYCLE)]
     if kind == "legacy":
@@ -338,7 +348,7 @@ def make_case(seed, number, keys, texts, check_offload=False):
     if kind == "scenario":
         scenario_case(rng, case, keys, seed)
     elif kind == "analyze-vs-run":
-        analyze_vs_run_case(rng, case, seed, check_offload)
+        analyze_vs_run_case(rng, case, seed)
     else:
         {"graph": graph_case, "cosim": cosim_case, "sweep": sweep_case,
          "odd": odd_case}[kind](rng, case, seed)
