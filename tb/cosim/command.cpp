@@ -140,6 +140,10 @@ int simulate(const command_options& o, unit_model model, bool seed_line, nlohman
   co.vcd_dir = o.vcd_dir;
   coverage cover;
   const report r = run_cosim(stimuli, co, &cover);
+  if (!r.waveform_error.empty()) {  // as run --vcd: exit 2 naming the flag, nothing left
+    err << "bcastsim: error: --vcd: " << r.waveform_error << "\n";
+    return 2;
+  }
   const std::string missing = r.ok() ? fault_condition_missing(model, cover) : std::string();
   if (seed_line) {
     print_seed_line(out, o.seed, r, cover, missing);
@@ -191,7 +195,7 @@ int run_seed_process(const command_options& o, unit_model model, uint64_t seed,
     int code = 2;
     try {
       code = simulate(one, model, true, &j, out, err);
-    } catch (const config_error& e) {  // a waveform not written whole (--vcd)
+    } catch (const config_error& e) {  // bad input found only while simulating
       err << "bcastsim: error: " << e.what() << "\n";
     }
     const std::string text = j.dump();

@@ -430,12 +430,13 @@ class cosim_waveforms {
     }
   }
 
-  // Throws config_error (--vcd) when one cannot be written whole (a full disk).
-  void finish() {
+  // Why one could not be written whole (a full disk: then none is left), or empty.
+  std::string finish() {
     for (const auto step : {tlm_net::own_step::close, tlm_net::own_step::commit}) {
-      const std::string why = tlm_net::finish_own_waveforms(m_traced.own, step);
-      if (!why.empty()) throw config_error("--vcd", "--vcd: " + why);
+      std::string why = tlm_net::finish_own_waveforms(m_traced.own, step);
+      if (!why.empty()) return why;
     }
+    return {};
   }
 
  private:
@@ -468,7 +469,7 @@ report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& opti
     error = e.get_msg();
     error_source = e.get_msg_type();
   }
-  waves.finish();
+  r.waveform_error = waves.finish();
 
   const uint64_t end_ps = now_ps();
   scoreboard sb(options.tolerance_cycles);
@@ -496,6 +497,7 @@ report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& opti
   out.cycles = h.slowest_period_ps ? end_ps / h.slowest_period_ps : 0;
   for (const stimulus& s : stimuli) out.packets_in += s.arrivals.size();
   out.waveforms = r.waveforms;
+  out.waveform_error = r.waveform_error;
   return out;
 }
 

@@ -50,8 +50,10 @@ inline constexpr uint32_t default_tolerance_cycles = 4;
 // scoreboard's report. Waveforms (options.vcd_dir): the references in vcd_dir/cosim_ref.vcd
 // (SystemC VCD, one scope per pair); a SystemC DUT in vcd_dir/cosim_dut.vcd; an RTL DUT writes
 // its own Verilator VCD, vcd_dir/cosim_dut_<pair>.rtl.vcd (trace_window::own_vcd_dir). Each
-// is written under a temporary name and renamed once all are whole; throws config_error
-// (--vcd) when one cannot be (a full disk), leaving none of them.
+// is written under a temporary name and renamed once all are whole; when one cannot be (a
+// full disk), none is left and report::waveform_error says why. A report, not an exception:
+// unwinding after SystemC's coroutines have run trips AddressSanitizer's stack bookkeeping
+// (a stack-buffer-overflow in its sigaltstack interceptor, seen on the asan build).
 // `cover`, when given, receives what the reference exercised, summed over the units.
 report run_cosim(const std::vector<stimulus>& stimuli, const cosim_options& options,
                  coverage* cover = nullptr);

@@ -52,8 +52,8 @@ const char* to_string(stage s);
 std::ostream& operator<<(std::ostream& os, stage s);
 
 // One stage event. The packet fields describe: scheduled, the packet; batch, descriptor and
-// dispatched, the batch's first packet; copy, the copy; parsed and freed, only collective_id is set;
-// credit, only size_bytes and vc.
+// dispatched, the batch's first packet; copy, the copy; parsed and freed, only collective_id is
+// set; credit, only size_bytes and vc.
 struct event {
   uint64_t t_ps = 0;
   tlm_net::packet_kind kind = tlm_net::packet_kind::data;
@@ -123,6 +123,8 @@ struct report {
   uint64_t divergences = 0;  // mismatches + violations
   std::vector<std::string> waveforms;
   std::string incomplete;  // why the run did not finish (the reference stalled), or empty
+  // Why the waveforms could not be written whole (a full disk; none is left), or empty.
+  std::string waveform_error;
   bool ok() const { return !first.found && incomplete.empty(); }
   stage_summary& operator[](stage s) { return stages[static_cast<size_t>(s)]; }
   const stage_summary& operator[](stage s) const { return stages[static_cast<size_t>(s)]; }
