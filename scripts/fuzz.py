@@ -54,6 +54,7 @@ from fuzz_cases import (  # noqa: E402
 from fuzz_commands import make_case  # noqa: E402
 from fuzz_checks import make_node, unmount  # noqa: E402
 from fuzz_report import report, message_lines, signature  # noqa: E402, F401
+import fuzz_scenarios  # noqa: E402  (its HAS_RTL is set in main)
 
 
 # ---- running and checking ---------------------------------------------------------------
@@ -73,6 +74,12 @@ SANITIZED = False  # set by main(): the binary is built with AddressSanitizer (t
 def is_sanitized(binary):
     with open(binary, "rb") as f:
         return b"__asan_init" in f.read()
+
+
+def has_rtl(binary):
+    """Whether the build has the verilated models (their classes' names are in the binary)."""
+    with open(binary, "rb") as f:
+        return b"Vbcast_core" in f.read()
 
 
 def child_env():
@@ -370,6 +377,7 @@ def main():
                 shutil.rmtree(os.path.join(args.findings, name), ignore_errors=True)
     global SANITIZED
     SANITIZED = is_sanitized(args.binary)
+    fuzz_scenarios.HAS_RTL = has_rtl(args.binary)
     keys = read_keys(args.binary)
     if len(keys) < 30 or "collective.algorithm" not in keys:
         print("fuzz: read only %d keys from `%s list`: its table format changed?"

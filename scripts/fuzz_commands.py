@@ -11,6 +11,7 @@ import re
 import signal
 
 from fuzz_cases import Case, Step, legacy_case, mutate_text, random_sets
+import fuzz_scenarios  # its HAS_RTL, which fuzz.py sets at the start
 from fuzz_scenarios import (COMBOS, base_keys, family_of, kind_of, render, tags_of,
                             vary)
 from fuzz_checks import (compare_results, analyze_agrees, csv_equal, node_kept, file_made,
@@ -189,6 +190,8 @@ def cosim_case(rng, case, seed):
     a run's recording, sometimes mutated (exit 2 naming the field) or not a file at all."""
     block = rng.choice(["bcast-unit", "tofu2-cq"])
     dut = rng.choice(["rtl", "rtl", "systemc"] if block == "tofu2-cq" else ["rtl"])
+    if not fuzz_scenarios.HAS_RTL:
+        dut = "systemc"
     tail = ["--block", block, "--dut", dut, "--json", "out/c.json", "-q"]
     case.modes = (("../out", "dir"),)  # --json names a file in an existing folder
     case.tags = {"kind": "-", "family": "ragasa" if block == "bcast-unit" else "tofu2",
@@ -279,13 +282,16 @@ def full_disk_case(rng, case):
     """A waveform onto a nearly full tmpfs (mounted in the case's folder; skipped where mount
     is denied): exit 1 or 2 with the write error in time, and no waveform left behind."""
     what = rng.choice(["run-rtl", "run", "cosim", "cosim-cq"])
+    dut = "rtl" if fuzz_scenarios.HAS_RTL else "systemc"
+    if what == "run-rtl" and not fuzz_scenarios.HAS_RTL:
+        what = "run"
     case.modes = (("../full", "tmpfs"),)
     if what.startswith("run"):
         sets = ["--set", "trace.blocks=unit_0"] + (["--set", "ragasa.model=rtl"]
                                                    if what == "run-rtl" else [])
         argv = run_argv("run") + ["--vcd", "full/w.vcd"] + sets
     else:
-        argv = ["cosim", "--dut", "rtl", "--seed", "3", "--random-cycles", "3000", "--vcd",
+        argv = ["cosim", "--dut", dut, "--seed", "3", "--random-cycles", "3000", "--vcd",
                 "full", "-q"] + (["--block", "tofu2-cq"] if what == "cosim-cq" else [])
     step = Step(argv, argv[0], timeout_s=5, out="full")  # a healthy one: 0.5 s idle
     case.steps.append(step)

@@ -56,6 +56,10 @@ FAMILY = dict([(a, "host") for a in HOST + ["none"]] + [(a, "tofu2") for a in TO
               [("ragasa", "ragasa"), ("sfata", "galaxy"), ("rfata", "galaxy"),
                ("a2a", "galaxy"), ("nic-cb", "lanai"), ("nic-rd", "lanai")])
 OFFLOAD = {"ragasa", "tofu2", "galaxy", "lanai"}
+# Whether the binary has the verilated models (a build without Verilator, such as the asan
+# preset, refuses --dut rtl and ragasa.model = rtl with exit 2): set by fuzz.py's main().
+# Where it has none, the RTL draws become their SystemC twins, the random draws unchanged.
+HAS_RTL = True
 
 
 def family_of(algorithm):
@@ -122,7 +126,7 @@ def _routing(rng, k):
 
 def _ragasa(rng, k):
     k["ragasa.relay"] = rng.choice(["node", "unit"])
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 and HAS_RTL:
         k["ragasa.model"] = "rtl"
     return "ragasa.relay: %s%s" % (k["ragasa.relay"], " rtl" if "ragasa.model" in k else "")
 
