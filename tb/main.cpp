@@ -180,9 +180,17 @@ void print_analyze_table(const nlohmann::json& r, const std::string& path) {
   std::cout << std::fixed << std::setprecision(2);
   if (c["collectives"] != 1) {
     std::cout << c["collectives"] << " collectives (collective x repetition)";
-  } else {
-    std::cout << c["algorithm"].get<std::string>() << " broadcast of " << c["bytes"]
-              << " B from rank " << c["root"] << " to " << c["ranks"] << " ranks";
+  } else {  // as run's table names it: an allgather has no root, roots = all every rank
+    const std::string name = c["algorithm"].get<std::string>();
+    const bool allgather =
+        algorithms::find_algorithm(name).kind == algorithms::collective_kind::allgather;
+    const nlohmann::json e = {
+        {"algorithm", name},
+        {"kind", allgather ? "allgather" : "broadcast"},
+        {"root", r["config"]["collective"]["roots"] == "all" ? nlohmann::json("all") : c["root"]},
+        {"bytes", c["bytes"]},
+        {"ranks", c["ranks"]}};
+    std::cout << describe_collective(e);
   }
   std::cout << " on " << r["topology"].get<std::string>() << " (link model, no simulation)\n";
   auto row = [](const char* name) -> std::ostream& {

@@ -16,6 +16,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <nlohmann/json.hpp>
+
 #include <systemc>
 #include "cli_result.h"
 #include "cli_runner.h"
@@ -27,6 +28,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <utility>
 
 using bcastsim::test::contains;
 using bcastsim::test::fresh_dir;
@@ -331,6 +333,21 @@ BOOST_AUTO_TEST_CASE(cli_analyze_writes_analyze_json) {
   const auto r = nlohmann::json::parse(in);
   BOOST_TEST(r["schema"].get<std::string>() == "bcastsim.analyze/1");
   BOOST_TEST(makespan(r) == 11u);
+}
+
+// The table's first line names the collective as run's does: an allgather has no root.
+BOOST_AUTO_TEST_CASE(cli_analyze_names_allgathers_and_every_root_as_run_does) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--set collective.algorithm=allgather-ring",
+       "allgather-ring allgather of 16384 B per rank among 72 ranks on"},
+      {"--set collective.algorithm=nic-cb", "nic-cb allgather of 16384 B per rank among 72"},
+      {"--set collective.roots=all", "binomial broadcast of 16384 B from every rank to 72"},
+      {"", "binomial broadcast of 16384 B from rank 0 to 72 ranks on"}};
+  for (const auto& [sets, line] : cases) {
+    const outcome o = run_cli(std::string("analyze ") + sets + " --out " + fresh_dir());
+    BOOST_TEST(o.code == 0, o.output);
+    BOOST_TEST(contains(o.output, line), line << " in " << o.output);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(cli_analyze_bad_input_exits_2) {
