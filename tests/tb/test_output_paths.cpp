@@ -96,19 +96,8 @@ std::vector<node> make_nodes(const std::string& dir, const std::string& name) {
   return nodes;
 }
 
-// Runs bcastsim with a time limit: before the fix some of these block on a FIFO for ever.
-outcome run_limited(const std::string& args) {
-  outcome o;
-  const std::string cmd =
-      "timeout -s KILL 60 " + std::string(BCASTSIM_BINARY) + " " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  BOOST_REQUIRE(f != nullptr);
-  char buf[4096];
-  for (size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) o.output.append(buf, n);
-  const int status = pclose(f);
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
-}
+// A time limit: before the fix some of these blocked on a FIFO for ever (exit 124 then).
+outcome run_limited(const std::string& args) { return run_cli(args, 60); }
 
 void expect_refused(const std::string& args, const std::string& flag, const node& n) {
   const outcome o = run_limited(args);
