@@ -37,6 +37,7 @@ engine::engine(const sc_core::sc_module_name& name, uint32_t router,
     for (uint32_t k = t.first; k < t.first + t.count; ++k) ++m_wait_first[plan.origins[k] + 1];
   }
   m_queues.resize(m_slot_router.size());
+  m_fired.assign(m_transfers.size(), sc_core::sc_max_time());
   for (uint32_t o = 0; o < plan.routers; ++o) m_wait_first[o + 1] += m_wait_first[o];
   m_waits.resize(m_wait_first.back());
   std::vector<uint32_t> fill(m_wait_first.begin(), m_wait_first.end() - 1);
@@ -112,16 +113,18 @@ void engine::hold(uint32_t origin, const sc_time& now) {
       m_after_all.push_back(m_waits[k]);
       continue;
     }
-    queue(t);
+    queue(m_waits[k], now);
   }
   if (m_held == m_plan.routers) {
-    for (uint32_t i : m_after_all) queue(m_transfers[i]);
+    for (uint32_t i : m_after_all) queue(i, now);
     m_after_all.clear();
   }
   if (m_queued > queue_peak_packets.value) queue_peak_packets.value = m_queued;
 }
 
-void engine::queue(own_transfer& t) {
+void engine::queue(uint32_t k, const sc_time& now) {
+  const own_transfer& t = m_transfers[k];
+  m_fired[k] = now;
   for (uint32_t i = t.first; i < t.first + t.count; ++i) m_queues[t.slot].push(m_plan.origins[i]);
   m_queued += t.count;
 }

@@ -28,6 +28,7 @@ struct settings {
   double port_gib_per_s = 0;  // 0: the router's aggregate router-to-router rate
   double port_latency_ns = 0;
   bool arrivals = false;
+  bool transfers = false;  // result.json lists the plan's transfers and when each fired
 };
 
 settings read_settings(const config& cfg) {
@@ -36,6 +37,7 @@ settings read_settings(const config& cfg) {
   st.port_gib_per_s = cfg.real("galaxy.port_bandwidth_gib_per_s");
   st.port_latency_ns = cfg.real("galaxy.port_latency_ns");
   st.arrivals = cfg.text("galaxy.report_arrivals") == "on";
+  st.transfers = cfg.text("galaxy.report_transfers") == "on";
   return st;
 }
 
@@ -199,6 +201,7 @@ class instance final : public offload_instance, public hw::galaxy::engine_listen
   }
 
   nlohmann::json report() const override;
+  nlohmann::json transfer_trace() const;
   void add_block_stats(nlohmann::json& blocks) const override {
     for (const auto& e : m_engines) {
       nlohmann::json& b = blocks[e->basename()];
@@ -348,25 +351,48 @@ nlohmann::json instance::report() const {
               it->second->serialisation(static_cast<uint32_t>(m_spec->bytes)).to_seconds() * 1e9;
   }
   const double n = routers;
-  return {{"algorithm", m_spec->algorithm},
-          {"routers", routers},
-          {"supernodes", m_view.members.size()},
-          {"root_supernode", m_plan.root_group},
-          {"packet_bytes", m_spec->bytes},
-          {"avg_time_ns", complete ? sum / complete : 0.0},
-          {"max_time_ns", complete ? hi : 0.0},
-          {"min_time_ns", complete ? lo : 0.0},
-          {"avg_redundant_packets", static_cast<double>(redundant) / n},
-          {"router_time_ns", own_sum / n},
-          {"avg_channel_utilization", channels && hi > 0 ? busy / channels / hi : 0.0},
-          {"success_rate", complete / n},
-          {"failure_rate", (n - complete) / n},
-          {"transfers", m_plan.transfers.size()},
-          {"packets_sent", sent},
-          {"redundant_packets", redundant},
-          {"plan_redundant_packets", m_plan.redundant_total()},
-          {"channels", channels},
-          {"per_router", std::move(per_router)}};
+  nlohmann::json out = {
+      {"algorithm", m_spec->algorithm},
+      {"routers", routers},
+      {"supernodes", m_view.members.size()},
+      {"root_supernode", m_plan.root_group},
+      {"packet_bytes", m_spec->bytes},
+      {"avg_time_ns", complete ? sum / complete : 0.0},
+      {"max_time_ns", complete ? hi : 0.0},
+      {"min_time_ns", complete ? lo : 0.0},
+      {"avg_redundant_packets", static_cast<double>(redundant) / n},
+      {"router_time_ns", own_sum / n},
+      {"avg_channel_utilization", channels && hi > 0 ? busy / channels / hi : 0.0},
+      {"success_rate", complete / n},
+      {"failure_rate", (n - complete) / n},
+      {"transfers", m_plan.transfers.size()},
+      {"packets_sent", sent},
+      {"redundant_packets", redundant},
+      {"plan_redundant_packets", m_plan.redundant_total()},
+      {"channels", channels},
+      {"per_router", std::move(per_router)}};
+  if (m_settings.transfers) out["transfer_trace"] = transfer_trace();
+  return out;
+}
+
+// Every transfer of the plan in plan order: its ends, its origins and when its sender's engine
+// fired it (null if never), for tracing a run's critical path
+// (experiments/galaxyfly/critical_path.py).
+nlohmann::json instance::transfer_trace() const {
+  nlohmann::json list = nlohmann::json::array();
+  std::vector<uint32_t> own(m_view.routers, 0);  // [router] its transfers so far
+  for (const algorithms::galaxy_transfer& t : m_plan.transfers) {
+    const sc_core::sc_time& fired = m_engines[t.from]->fired(own[t.from]++);
+    const auto first = m_plan.origins.begin() + t.first;
+    list.push_back({{"from", t.from},
+                    {"to", t.to},
+                    {"origins", std::vector<uint32_t>(first, first + t.count)},
+                    {"after_all", t.after_all},
+                    {"fired_ns", fired == sc_core::sc_max_time()
+                                     ? nlohmann::json()
+                                     : nlohmann::json((fired - m_start).to_seconds() * 1e9)}});
+  }
+  return list;
 }
 
 std::unique_ptr<offload_instance> create(const offload_context& ctx) {
@@ -442,7 +468,10 @@ nlohmann::json analyze(const scenario& s, const network::topology& topo,
             {"redundant_packets", plan.redundant_total()},
             {"avg_redundant_packets", static_cast<double>(plan.redundant_total()) / plan.routers},
             {"complete_routers", plan.complete_routers},
-            {"every_router_receives_every_origin", plan.complete_routers == plan.routers}};
+            {"every_router_receives_every_origin", plan.complete_routers == plan.routers},
+            // SFATA's Theorem 5 and A2A: true; RFATA's resends make it false.
+            {"every_origin_received_once",
+             plan.complete_routers == plan.routers && plan.redundant_total() == 0}};
   }
   return {};
 }
@@ -456,6 +485,9 @@ std::vector<params::decl> declarations() {
       params::real_key("galaxy.port_latency_ns", 0, 0, 1e6, "engine <-> router port latency"),
       params::choice_key("galaxy.report_arrivals", "off", {"off", "on"},
                          "on: result.json lists every router's arrivals (origin, time)"),
+      params::choice_key("galaxy.report_transfers", "off", {"off", "on"},
+                         "on: result.json lists the plan's transfers (from, to, origins) and "
+                         "when each fired (its sender held its origins and queued them)"),
   };
 }
 

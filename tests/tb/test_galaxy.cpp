@@ -137,16 +137,72 @@ BOOST_AUTO_TEST_CASE(a2a_ignores_its_root_whatever_its_value) {
   }
 }
 
+// Both schedules, several roots and two shapes: analyze's account of the plan (every router
+// gets every origin; SFATA each exactly once, Theorem 5) is what the run's engines counted.
 BOOST_AUTO_TEST_CASE(analyze_gives_the_plans_account) {
-  const run_result a = run_galaxy("analyze", "rfata", {"collective.root=28"});
-  BOOST_TEST_REQUIRE(a.out.code == 0, a.out.output);
-  const run_result r = run_galaxy("run", "rfata", {"collective.root=28"});
-  BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
-  const nlohmann::json& g = a.result["galaxy"];
-  BOOST_TEST(g["every_router_receives_every_origin"] == true);
-  BOOST_TEST(g["redundant_packets"] == r.result["galaxy"]["redundant_packets"]);
-  BOOST_TEST(g["packets"] == r.result["galaxy"]["packets_sent"]);
-  BOOST_TEST(g["global_packets"] == r.result["traversals"]["global"]["packets"]);
+  const std::vector<std::string> wide = {"topology.kind=galaxyfly", "topology.n=3", "topology.q=5",
+                                         "topology.a=8", "topology.h=1"};
+  for (const auto* shape : {&k_galaxyfly, &wide}) {
+    for (const std::string alg : {"sfata", "rfata"}) {
+      for (const std::string root : {"0", "28"}) {
+        BOOST_TEST_CONTEXT(set_args(*shape) << " " << alg << " root " << root) {
+          const std::vector<std::string> sets = {"collective.root=" + root};
+          const run_result a = run_galaxy("analyze", alg, sets, *shape);
+          BOOST_TEST_REQUIRE(a.out.code == 0, a.out.output);
+          const run_result r = run_galaxy("run", alg, sets, *shape);
+          BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+          const nlohmann::json& g = a.result["galaxy"];
+          BOOST_TEST(g["every_router_receives_every_origin"] == true);
+          BOOST_TEST(g["every_origin_received_once"] == (alg == "sfata"));
+          BOOST_TEST(g["redundant_packets"] == r.result["galaxy"]["redundant_packets"]);
+          BOOST_TEST(g["packets"] == r.result["galaxy"]["packets_sent"]);
+          BOOST_TEST(g["transfers"] == r.result["galaxy"]["transfers"]);
+          BOOST_TEST(g["global_packets"] == r.result["traversals"]["global"]["packets"]);
+          BOOST_TEST(g["local_packets"] == r.result["traversals"]["local"]["packets"]);
+        }
+      }
+    }
+  }
+}
+
+// galaxy.report_transfers: every transfer of the plan, fired when its sender held all its
+// origins (at the last of them; sends marked after_all, out of the root supernode, once it
+// held every origin), and in SFATA (no redundant packets) each origin reaching the receiver
+// no earlier.
+BOOST_AUTO_TEST_CASE(transfer_trace_says_when_each_transfer_fired) {
+  for (const std::string alg : {"sfata", "rfata"}) {
+    BOOST_TEST_CONTEXT(alg) {
+      const run_result r =
+          run_galaxy("run", alg, {"galaxy.report_arrivals=on", "galaxy.report_transfers=on"});
+      BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+      const nlohmann::json& g = r.result["galaxy"];
+      std::vector<std::vector<double>> held(60, std::vector<double>(60, -1));
+      std::vector<double> complete(60, 0);
+      for (const nlohmann::json& row : g["per_router"]) {
+        for (const nlohmann::json& e : row["arrivals"])
+          held[row["router"].get<uint32_t>()][e[0].get<uint32_t>()] = num(e[1]);
+        complete[row["router"].get<uint32_t>()] = num(row["complete_ns"]);
+      }
+      const nlohmann::json& trace = g["transfer_trace"];
+      BOOST_TEST_REQUIRE(trace.size() == g["transfers"].get<size_t>());
+      uint32_t after_all = 0;
+      for (const nlohmann::json& t : trace) {
+        const uint32_t from = t["from"], to = t["to"];
+        BOOST_TEST_REQUIRE(!t["fired_ns"].is_null());
+        const double fired = num(t["fired_ns"]);
+        double last = 0;
+        for (const nlohmann::json& o : t["origins"]) {
+          last = std::max(last, held[from][o.get<uint32_t>()]);
+          if (alg == "sfata") BOOST_TEST(held[to][o.get<uint32_t>()] > fired);
+        }
+        after_all += t["after_all"] == true ? 1 : 0;
+        BOOST_TEST(fired == (t["after_all"] == true ? complete[from] : last));
+      }
+      BOOST_TEST(after_all == 4u);  // root supernode 0's four BFS children
+    }
+  }
+  const run_result plain = run_galaxy("run", "sfata");
+  BOOST_TEST(!plain.result["galaxy"].contains("transfer_trace"));
 }
 
 BOOST_AUTO_TEST_CASE(runs_are_deterministic) {
