@@ -2,6 +2,7 @@
 
 #include "tlm/units.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace bcastsim::hw::galaxy {
@@ -37,6 +38,9 @@ engine::engine(const sc_core::sc_module_name& name, uint32_t router,
     for (uint32_t k = t.first; k < t.first + t.count; ++k) ++m_wait_first[plan.origins[k] + 1];
   }
   m_queues.resize(m_slot_router.size());
+  // hold() parks after_all transfers here; sized now so the hot path never allocates.
+  m_after_all.reserve(static_cast<size_t>(std::count_if(
+      m_transfers.begin(), m_transfers.end(), [](const own_transfer& t) { return t.after_all; })));
   m_fired.assign(m_transfers.size(), sc_core::sc_max_time());
   for (uint32_t o = 0; o < plan.routers; ++o) m_wait_first[o + 1] += m_wait_first[o];
   m_waits.resize(m_wait_first.back());
