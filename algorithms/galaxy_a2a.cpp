@@ -266,24 +266,34 @@ void spd(executor& ex, const galaxy_view& v, const galaxy_bfs& t, bool supernode
   }
 }
 
+// SFATA's SPC for one supernode's packets `set`, from supernode x (where they are spread over
+// its routers, or have arrived at one router) up the BFS tree: in every supernode RPC toward
+// the gateway to the parent, carrying `set` only (only the routers holding it send: the
+// arrival's path up X's RPC tree), then over the link; in A, RPD from the entry router.
+void sfata_up(executor& ex, const galaxy_view& v, const galaxy_bfs& t, uint32_t x,
+              const origin_set& set) {
+  const uint32_t root = t.order.front();
+  while (x != root) {
+    const galaxy_view::gateway& up = link(v, x, t.parent[x]);
+    for (const auto& [child, parent] : galaxy_rpc_edges(v.members[x], up.router))
+      ex.send(child, parent, set);
+    ex.send(up.router, up.peer, set);
+    x = t.parent[x];
+    // The paper: "execute RPD to send the packets from the routers connected with S5, S7, S9
+    // and S12 to other routers in S8".
+    if (x == root) ex.rpd(root, up.peer, set);
+  }
+}
+
 void sfata(executor& ex, const galaxy_view& v, const galaxy_bfs& t) {
   const uint32_t root = t.order.front();
   const uint32_t r0 = v.members[root].front();
-  ex.rpc(root, r0);  // A's own packets, before anything arrives
+  ex.rpc(root, r0);  // A's own packets, before anything arrives (galaxy_a2a.h: why)
   ex.rpd(root, r0, ex.group_set(root));
-  std::vector<origin_set> subtree;  // [group] origins of its BFS subtree
-  subtree.reserve(v.members.size());
-  for (uint32_t g = 0; g < v.members.size(); ++g) subtree.push_back(ex.group_set(g));
+  // Every supernode's packets go up on their own: X's RPC does not wait for its children's,
+  // and each arrival is collected again and sent on at once (supernode-first).
   for (uint32_t x : deepest_first(t)) {
-    if (x == root) continue;
-    const uint32_t p = t.parent[x];
-    const galaxy_view::gateway& up = link(v, x, p);
-    ex.rpc(x, up.router);
-    ex.send(up.router, up.peer, ex.all());
-    subtree[p].unite(subtree[x]);
-    // The paper: "execute RPD to send the packets from the routers connected with S5, S7, S9
-    // and S12 to other routers in S8".
-    if (p == root) ex.rpd(root, up.peer, subtree[x]);
+    if (x != root) sfata_up(ex, v, t, x, ex.group_set(x));
   }
   ex.send_only_lacking();  // Theorem 5: no router receives a redundant packet
   spd(ex, v, t, true);
