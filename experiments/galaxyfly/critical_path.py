@@ -3,7 +3,10 @@
 
 Reads a result.json written with `galaxy.report_arrivals: on` and `galaxy.report_transfers: on`
 and walks back from a router's completion: the origin it got last, the transfer that brought
-it (the first one carrying it to that router), that transfer's sender and the origin the sender
+it (the one whose packet reached the router first, as the engine recorded it: an arrival
+names its sender, and a sender sends a router an origin once, so when several transfers
+carry it there -- RFATA's redundant packets -- the one that delivered it is known, not
+guessed from fire times), that transfer's sender and the origin the sender
 waited for last before firing it (or, for a send out of the root supernode marked after_all,
 the last origin of all), and so on back to an origin's own router at time 0. Each hop prints
 its ends (router/supernode), its size, when it fired and when the critical origin reached the
@@ -18,7 +21,8 @@ import sys
 def load(path):
     with open(path) as f:
         g = json.load(f)["galaxy"]
-    if "transfer_trace" not in g or "arrivals" not in g["per_router"][0]:
+    rows = g["per_router"]
+    if "transfer_trace" not in g or "arrivals" not in rows[0] or len(rows[0]["arrivals"][0]) < 3:
         sys.exit(f"{path}: run with --set galaxy.report_arrivals=on --set galaxy.report_transfers=on")
     return g
 
@@ -26,19 +30,19 @@ def load(path):
 def walk(g, router):
     """The hops, last first: dicts with from, to, supernodes, count, fired, origin, arrive."""
     rows = g["per_router"]
-    held = {r["router"]: {o: t for o, t in r["arrivals"]} for r in rows}
+    held = {r["router"]: {o: t for o, t, _ in r["arrivals"]} for r in rows}
+    brought = {(r["router"], o): s for r in rows for o, _, s in r["arrivals"]}
     group = {r["router"]: r["supernode"] for r in rows}
-    into = {}  # (to, origin) -> transfers carrying it there, plan order
+    by = {}  # (from, to, origin) -> the transfer carrying it (a pair sends an origin once)
     for t in g["transfer_trace"]:
         for o in t["origins"]:
-            into.setdefault((t["to"], o), []).append(t)
+            by[(t["from"], t["to"], o)] = t
     r = router
     o = max(held[r], key=lambda x: (held[r][x], x))
     hops = []
     while o != r:
         arrive = held[r][o]
-        cands = [t for t in into[(r, o)] if t["fired_ns"] is not None and t["fired_ns"] <= arrive]
-        t = min(cands, key=lambda x: x["fired_ns"])
+        t = by[(brought[(r, o)], r, o)]
         hops.append({"from": t["from"], "to": r, "from_sn": group[t["from"]], "to_sn": group[r],
                      "count": len(t["origins"]), "fired": t["fired_ns"], "origin": o,
                      "arrive": arrive, "after_all": t["after_all"]})

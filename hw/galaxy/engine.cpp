@@ -67,7 +67,7 @@ engine::engine(const sc_core::sc_module_name& name, uint32_t router,
 void engine::start() {
   if (m_started) return;
   m_started = true;
-  hold(m_router, sc_core::sc_time_stamp());
+  hold(m_router, m_terminal_of_router[m_router], sc_core::sc_time_stamp());
   m_agenda.push(sc_core::sc_time_stamp(), action{});
 }
 
@@ -102,14 +102,14 @@ tlm::tlm_sync_enum engine::nb_transport_bw(uint32_t, packet& p, tlm::tlm_phase& 
   return tlm::TLM_ACCEPTED;
 }
 
-void engine::hold(uint32_t origin, const sc_time& now) {
+void engine::hold(uint32_t origin, uint32_t from_terminal, const sc_time& now) {
   if (m_holds[origin]) {
     ++redundant;
     return;
   }
   m_holds[origin] = true;
   ++m_held;
-  m_listener.on_hold(m_router, origin, now);
+  m_listener.on_hold(m_router, origin, from_terminal, now);
   for (uint32_t k = m_wait_first[origin]; k < m_wait_first[origin + 1]; ++k) {
     own_transfer& t = m_transfers[m_waits[k]];
     if (--t.missing != 0) continue;
@@ -171,11 +171,12 @@ void engine::on_wakeup() {
     if (a.pkt == nullptr) continue;
     packet& p = *a.pkt;
     const uint32_t origin = p.offload.as<packet_fields>().origin;
+    const uint32_t from_terminal = p.src;
     m_in_bytes -= p.size_bytes;
     tlm_net::return_credit(in, m_credit_token, p.vc, p.size_bytes);
     m_pool.release(&p);
     --m_in_flight;
-    hold(origin, now);
+    hold(origin, from_terminal, now);
   }
   inject();
   m_agenda.arm();

@@ -57,7 +57,10 @@ struct engine_params {
 class engine_listener {
  public:
   virtual ~engine_listener() = default;
-  virtual void on_hold(uint32_t router, uint32_t origin, const sc_core::sc_time& when) = 0;
+  // `from_terminal`: the first terminal of the router whose packet brought it (its own
+  // router's for its own packet), to tell which transfer delivered it.
+  virtual void on_hold(uint32_t router, uint32_t origin, uint32_t from_terminal,
+                       const sc_core::sc_time& when) = 0;
 };
 
 class engine final : public sc_core::sc_module {
@@ -111,7 +114,7 @@ class engine final : public sc_core::sc_module {
   };
 
   void on_wakeup();
-  void hold(uint32_t origin, const sc_core::sc_time& now);
+  void hold(uint32_t origin, uint32_t from_terminal, const sc_core::sc_time& now);
   void inject();
   void queue(uint32_t k, const sc_core::sc_time& now);
 

@@ -161,13 +161,15 @@ class instance final : public offload_instance, public hw::galaxy::engine_listen
     m_engines[router]->start();
   }
 
-  void on_hold(uint32_t router, uint32_t origin, const sc_core::sc_time& when) override {
+  void on_hold(uint32_t router, uint32_t origin, uint32_t from_terminal,
+               const sc_core::sc_time& when) override {
     const uint32_t routers = m_view.routers;
     if (++m_held[router] == routers) m_complete[router] = when;
     if (m_view.group_of[origin] == m_view.group_of[router] &&
         ++m_held_own[router] == m_view.members[m_view.group_of[router]].size())
       m_supernode_done[router] = when;
-    if (m_settings.arrivals) m_arrivals[router].emplace_back(origin, when);
+    if (m_settings.arrivals)
+      m_arrivals[router].push_back({origin, m_ctx.topo.router_of(from_terminal), when});
     if (origin == router) return;
     const uint32_t m = m_member_of_router[router];
     const uint32_t from = m_member_of_router[origin];
@@ -238,7 +240,12 @@ class instance final : public offload_instance, public hw::galaxy::engine_listen
   std::vector<sc_core::sc_time> m_complete;        // [router] holds every origin
   std::vector<sc_core::sc_time> m_supernode_done;  // [router] holds its supernode's origins
   std::vector<uint32_t> m_held, m_held_own;        // [router]
-  std::vector<std::vector<std::pair<uint32_t, sc_core::sc_time>>> m_arrivals;  // [router]
+  struct arrival {
+    uint32_t origin;
+    uint32_t from;  // the router whose transfer brought it first (the router itself: its own)
+    sc_core::sc_time when;
+  };
+  std::vector<std::vector<arrival>> m_arrivals;  // [router]
 };
 
 void agent::call(uint32_t index, const algorithms::op& o) {
@@ -321,7 +328,7 @@ nlohmann::json instance::report() const {
         {"router_time_ns", own_done ? nlohmann::json(ns(m_supernode_done[r])) : nlohmann::json()}};
     if (m_settings.arrivals) {
       nlohmann::json a = nlohmann::json::array();
-      for (const auto& [origin, when] : m_arrivals[r]) a.push_back({origin, ns(when)});
+      for (const arrival& x : m_arrivals[r]) a.push_back({x.origin, ns(x.when), x.from});
       row["arrivals"] = std::move(a);
     }
     per_router.push_back(std::move(row));
@@ -483,8 +490,10 @@ std::vector<params::decl> declarations() {
       params::real_key("galaxy.port_bandwidth_gib_per_s", 0, 0, 1e6,
                        "engine <-> router port; 0: the router's network links' rates summed"),
       params::real_key("galaxy.port_latency_ns", 0, 0, 1e6, "engine <-> router port latency"),
-      params::choice_key("galaxy.report_arrivals", "off", {"off", "on"},
-                         "on: result.json lists every router's arrivals (origin, time)"),
+      params::choice_key(
+          "galaxy.report_arrivals", "off", {"off", "on"},
+          "on: result.json lists every router's arrivals (origin, time, the router that "
+          "first brought it)"),
       params::choice_key("galaxy.report_transfers", "off", {"off", "on"},
                          "on: result.json lists the plan's transfers (from, to, origins) and "
                          "when each fired (its sender held its origins and queued them)"),

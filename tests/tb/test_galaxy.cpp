@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace bcastsim;
@@ -253,6 +255,37 @@ BOOST_AUTO_TEST_CASE(arrivals_say_which_origin_came_when) {
       last = num(e[1]);
     }
     BOOST_TEST(last == num(row["complete_ns"]));
+  }
+  // Each arrival names the router that brought it first: RFATA sends some origins to a
+  // router twice (redundant packets), and the sender named is the one of those transfers
+  // whose packet came first, fired no later than the arrival.
+  for (const char* alg : {"rfata", "sfata"}) {
+    const run_result t =
+        run_galaxy("run", alg, {"galaxy.report_arrivals=on", "galaxy.report_transfers=on"});
+    BOOST_TEST_REQUIRE(t.out.code == 0, t.out.output);
+    const nlohmann::json& g = t.result["galaxy"];
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, double> fired;  // (from, to, origin)
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> carriers;        // (to, origin)
+    for (const nlohmann::json& tr : g["transfer_trace"]) {
+      for (const nlohmann::json& o : tr["origins"]) {
+        fired[{tr["from"].get<uint32_t>(), tr["to"].get<uint32_t>(), o.get<uint32_t>()}] =
+            num(tr["fired_ns"]);
+        ++carriers[{tr["to"].get<uint32_t>(), o.get<uint32_t>()}];
+      }
+    }
+    uint32_t redundant_pairs = 0;  // (router, origin) brought by more than one transfer
+    for (const nlohmann::json& row : g["per_router"]) {
+      const uint32_t r = row["router"].get<uint32_t>();
+      BOOST_TEST(row["arrivals"][0][2].get<uint32_t>() == r);  // its own, from itself
+      for (size_t i = 1; i < row["arrivals"].size(); ++i) {
+        const nlohmann::json& e = row["arrivals"][i];
+        const auto it = fired.find({e[2].get<uint32_t>(), r, e[0].get<uint32_t>()});
+        BOOST_TEST_REQUIRE((it != fired.end()), alg << ": router " << r << " origin " << e[0]);
+        BOOST_TEST(it->second <= num(e[1]));
+        redundant_pairs += carriers[{r, e[0].get<uint32_t>()}] > 1 ? 1 : 0;
+      }
+    }
+    BOOST_TEST((redundant_pairs > 0) == (std::string(alg) == "rfata"));
   }
   // Off by default: the rows carry no arrivals.
   const run_result plain = run_galaxy("run", "sfata");
