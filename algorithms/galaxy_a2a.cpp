@@ -156,6 +156,8 @@ class executor {
   }
 
   const origin_set& hold(uint32_t r) const { return m_hold[r]; }
+  // From now on a transfer carries only what its receiver lacks (SFATA's SPD, galaxy_a2a.h).
+  void send_only_lacking() { m_lacking = true; }
   origin_set group_set(uint32_t g) const {
     origin_set s(m_view.routers);
     for (uint32_t r : m_view.members[g]) s.add(r);
@@ -167,9 +169,10 @@ class executor {
     return s;
   }
 
-  // `from` sends the origins of `set` it holds, less what the pair has exchanged.
+  // `from` sends the origins of `set` it holds, less what the pair has exchanged, or (in
+  // lacking mode, SFATA's SPD) less what `to` already holds.
   void send(uint32_t from, uint32_t to, const origin_set& set, bool after_all = false) {
-    const origin_set& known = exchanged(from, to);
+    const origin_set& known = m_lacking ? m_hold[to] : exchanged(from, to);
     galaxy_transfer t;
     t.from = from;
     t.to = to;
@@ -227,6 +230,7 @@ class executor {
   galaxy_plan m_plan;
   std::vector<origin_set> m_hold;                    // [router]
   std::unordered_map<uint64_t, origin_set> m_known;  // [pair] origins exchanged
+  bool m_lacking = false;
 };
 
 // gw(X, Y) for a tree edge; the BFS tree only follows links, so it exists.
@@ -242,36 +246,57 @@ std::vector<uint32_t> deepest_first(const galaxy_bfs& t) {
   return order;
 }
 
-void spd(executor& ex, const galaxy_view& v, const galaxy_bfs& t) {
+// SPD, parents before children. Router-first (rfata): gw(X, P) distributes by RPD and
+// gw(X, C) forwards to a child C once that RPD reaches it. Supernode-first (sfata): gw(X, P)
+// first sends the set straight to gw(X, C) for every child C, then the RPD in parallel.
+void spd(executor& ex, const galaxy_view& v, const galaxy_bfs& t, bool supernode_first) {
+  const uint32_t root = t.order.front();
   for (uint32_t x : t.order) {
-    if (x == t.order.front()) continue;
+    if (x == root) continue;
     const galaxy_view::gateway& up = link(v, x, t.parent[x]);  // router: gw(X,P); peer: gw(P,X)
-    ex.send(up.peer, up.router, ex.all(), t.parent[x] == t.order.front());
-    origin_set arrived = ex.all();
-    ex.rpd(x, up.router, arrived);
+    ex.send(up.peer, up.router, ex.all(), t.parent[x] == root);
+    if (supernode_first) {
+      for (const galaxy_view::gateway& nb : v.neighbours[x]) {
+        if (nb.group == root || t.parent[nb.group] != x) continue;
+        const uint32_t out = link(v, nb.group, x).peer;  // the router of X that feeds C
+        if (out != up.router) ex.send(up.router, out, ex.all());
+      }
+    }
+    ex.rpd(x, up.router, ex.all());
+  }
+}
+
+// SFATA's SPC for one supernode's packets `set`, from supernode x (where they are spread over
+// its routers, or have arrived at one router) up the BFS tree: in every supernode RPC toward
+// the gateway to the parent, carrying `set` only (only the routers holding it send: the
+// arrival's path up X's RPC tree), then over the link; in A, RPD from the entry router.
+void sfata_up(executor& ex, const galaxy_view& v, const galaxy_bfs& t, uint32_t x,
+              const origin_set& set) {
+  const uint32_t root = t.order.front();
+  while (x != root) {
+    const galaxy_view::gateway& up = link(v, x, t.parent[x]);
+    for (const auto& [child, parent] : galaxy_rpc_edges(v.members[x], up.router))
+      ex.send(child, parent, set);
+    ex.send(up.router, up.peer, set);
+    x = t.parent[x];
+    // The paper: "execute RPD to send the packets from the routers connected with S5, S7, S9
+    // and S12 to other routers in S8".
+    if (x == root) ex.rpd(root, up.peer, set);
   }
 }
 
 void sfata(executor& ex, const galaxy_view& v, const galaxy_bfs& t) {
   const uint32_t root = t.order.front();
   const uint32_t r0 = v.members[root].front();
-  ex.rpc(root, r0);  // A's own packets, before anything arrives
+  ex.rpc(root, r0);  // A's own packets, before anything arrives (galaxy_a2a.h: why)
   ex.rpd(root, r0, ex.group_set(root));
-  std::vector<origin_set> subtree;  // [group] origins of its BFS subtree
-  subtree.reserve(v.members.size());
-  for (uint32_t g = 0; g < v.members.size(); ++g) subtree.push_back(ex.group_set(g));
+  // Every supernode's packets go up on their own: X's RPC does not wait for its children's,
+  // and each arrival is collected again and sent on at once (supernode-first).
   for (uint32_t x : deepest_first(t)) {
-    if (x == root) continue;
-    const uint32_t p = t.parent[x];
-    const galaxy_view::gateway& up = link(v, x, p);
-    ex.rpc(x, up.router);
-    ex.send(up.router, up.peer, ex.all());
-    subtree[p].unite(subtree[x]);
-    // The paper: "execute RPD to send the packets from the routers connected with S5, S7, S9
-    // and S12 to other routers in S8".
-    if (p == root) ex.rpd(root, up.peer, subtree[x]);
+    if (x != root) sfata_up(ex, v, t, x, ex.group_set(x));
   }
-  spd(ex, v, t);
+  ex.send_only_lacking();  // Theorem 5: no router receives a redundant packet
+  spd(ex, v, t, true);
 }
 
 void rfata(executor& ex, const galaxy_view& v, const galaxy_bfs& t) {
@@ -292,7 +317,7 @@ void rfata(executor& ex, const galaxy_view& v, const galaxy_bfs& t) {
     ex.rpd(p, up.peer, subtree[x]);  // router-first: at once to the parent's routers
     subtree[p].unite(subtree[x]);
   }
-  spd(ex, v, t);
+  spd(ex, v, t, false);
 }
 
 void a2a(executor& ex, const galaxy_view& v) {
@@ -376,7 +401,8 @@ schedule galaxy_schedule(const network::topology& topo, const network::placement
     if (topo.terminals_of(r).empty())
       throw std::invalid_argument(
           "a router-level all-to-all broadcast needs one rank on every router, and router " +
-          std::to_string(r) + " has no terminal (a Myrinet Clos's spines have none: there only "
+          std::to_string(r) +
+          " has no terminal (a Myrinet Clos's spines have none: there only "
           "a single crossbar, topology.nodes <= topology.switch_ports, can run it)");
   }
   if (ranks != topo.num_routers())

@@ -10,7 +10,8 @@
 // engines follow (hw/galaxy/engine.h), so a plan that is correct in this logical order is
 // correct in any timing. Its origins are the procedure's packets minus those the two routers
 // have already exchanged (in either direction): a router knows what it sent to and received
-// from a neighbour, nothing more. A packet that reaches a router holding it is redundant.
+// from a neighbour, nothing more -- except in SFATA's SPD, whose transfers carry what the
+// receiver lacks (see sfata below). A packet that reaches a router holding it is redundant.
 //
 // Supernodes are the topology's groups, whose routers must be fully connected (Galaxyfly,
 // dragonfly); supernode X's gateway to a neighbouring supernode Y, gw(X, Y), is the router of
@@ -31,22 +32,71 @@
 //              supernode graph from the root supernode A: neighbours in id order, each claimed
 //              by the first visited supernode adjacent to it (the paper's Figure 4 for S8).
 //
-// The algorithms (the paper's Algorithm 3; Algorithm 4 and the dragonfly's A2A are described
-// in text only, so their steps below are our reading of it):
+// The algorithms (the paper's Algorithm 3 is SPC(U, A); SPD(U, A); Algorithm 4 and the
+// dragonfly's A2A are described in text only). The one difference the paper defines between
+// SFATA and RFATA is what a supernode does with packets it receives from another supernode:
+// §4.1 "once one supernode receives the packets, this supernode will distribute them to the
+// next supernode immediately" (supernode-first); §4.2 "the supernode will distribute it to all
+// routers inside it in priority, instead of distributing it to other supernodes immediately"
+// (router-first). Our readings, each open point with its choice and reason:
 //   sfata  Supernode-first. A's own packets first go round A by RPC(A, r0) and
-//          RPD(A, r0, A's packets) (r0 its first router). Deepest supernodes first: X collects
-//          by RPC(X, gw(X, P)) (its own packets and what its children sent) and gw(X, P) sends
-//          it all to gw(P, X); in A, each arrival is distributed from its entry router by
-//          RPD(A, gw(A, X), what X sent) (the paper's text for S8). Then SPD, parents before
-//          children: gw(P, X) sends everything to gw(X, P) (out of A only once it holds every
-//          origin: A "receives all the packets and forwards them"), which distributes it by
-//          RPD(X, gw(X, P), everything) -- the tree X's RPC used, so each router gets back
-//          exactly what it did not send up: no redundant packets.
+//          RPD(A, r0, A's packets) (r0 its first router): the text is silent on them (the S8
+//          example only says what S8 does with what arrives), §4.1's supernode-first rule is
+//          about packets a supernode "receives" and A has no next supernode to send to until
+//          it "receives all the packets", so spreading its own at once delays no forward;
+//          RPC+RPD is the one intra-supernode pair the paper builds from. SPC: every
+//          supernode X first collects its own packets by RPC(X, gw(X, P)), before any child's
+//          arrive, and gw(X, P) sends them to gw(P, X) at once; each time a set arrives from a
+//          child (at gw(X, C)), X runs RPC toward gw(X, P) again for that set only -- it
+//          moves up gw(X, C)'s path in X's RPC tree -- and sends it on at once. Reading and
+//          reason: Theorem 5 "Each time the packets are collected to a supernode, it is
+//          necessary to execute RPC to collect the packets to a router again" names RPC as the
+//          way an arrival reaches the gateway, once per arrival ("each time"), and §4.1
+//          "once one supernode receives the packets, this supernode will distribute them to
+//          the next supernode immediately" forbids waiting for the other children or for a
+//          distribution inside. The alternative, the entry router sending straight to
+//          gw(X, P) (one local hop), is not RPC; the text names no such hop in SPC, so it is
+//          not SFATA here. In A, each arrival is distributed from its entry router by
+//          RPD(A, gw(A, X), the set) (the S8 example: "execute RPD to send the packets from
+//          the routers connected with S5, S7, S9 and S12 to other routers in S8. Finally,
+//          execute SPD"). SPD, parents before children: gw(P, X) sends X what it lacks (out of
+//          A only once it holds every origin: A "receives all the packets and forwards them
+//          to all of the other supernodes"). Supernode-first in SPD: the entry router
+//          gw(X, P), as soon as it holds that set, sends it straight to X's gateway toward
+//          each BFS child C, gw(X, C) (one local hop, the supernode being fully connected),
+//          and in parallel distributes inside by RPD(X, gw(X, P)); gw(X, C) forwards to C
+//          once it holds what C lacks. Here the text's procedure for the supernode, "the SPD
+//          algorithm will call the RPD algorithm to distribute the packets to all routers
+//          within the supernode", is about reaching X's routers, which the RPD still does; it
+//          does not name RPD as the way to the next supernode, as Theorem 5 names RPC in SPC.
+//          So SPC and SPD are not mirror images here, although §3.2 says SPD "can be designed
+//          as the inverse process of SPC with the same time complexity" (a design remark
+//          about cost). Open points: (1) a forward waits for the whole set it carries (one
+//          supernode's packets in SPC, the parent's set in SPD), not packet by packet: a
+//          plan's transfer fires when its sender holds all its origins (the procedures are
+//          "collect, then send"). (2) In SFATA's SPD a transfer carries what its receiver
+//          lacks at that point of the plan, not the "less what the pair exchanged" rule of
+//          RPC/RPD: gw(X, C) got the set straight from gw(X, P), so its RPD parent must not
+//          send it again, and Theorem 5 says "each router does not receive redundant
+//          packets". The plan is static (computed before the run), so a sender's sets are
+//          fixed in advance; this needs no acknowledgements. (3) The root supernode keeps
+//          RPD-then-SPD, as the S8 example states it.
 //   rfata  Router-first. Every supernode first runs RPC(X, m) and RPD(X, m, X's packets)
-//          (m = gw(X, P), or r0 for A). Then SPC, deepest first: gw(X, P) sends X's
-//          collection to gw(P, X), which at once distributes what arrived over P by
-//          RPD(P, gw(P, X), that set). Then SPD as in sfata, each arrival distributed by
-//          RPD from the entry router.
+//          (m = gw(X, P), or r0 for A): "the packets from routers within the same supernode
+//          are first collected into one router, and then this router will distribute these
+//          packets to all routers in the same supernode". Then SPC, deepest first: gw(X, P)
+//          sends X's collection to gw(P, X), which at once distributes what arrived over P by
+//          RPD(P, gw(P, X), that set) ("as long as the supernode receives a packet, it will
+//          immediately send it to all routers inside it"); the next supernode up is fed by
+//          gw(P, PP) once that distribution has brought it the set ("in priority, instead of
+//          distributing it to other supernodes immediately"). Then SPD, parents before
+//          children: gw(P, X) sends everything X lacks by the exchanged rule to gw(X, P),
+//          which distributes it by RPD(X, gw(X, P), everything); gw(X, C) forwards to C only
+//          once that RPD has reached it (router-first again). Open point: which packets a
+//          router resends is the "less what the pair exchanged" rule (Algorithm 4 is an image
+//          missing from our copy), so RFATA's three trees inside a supernode (its own RPC/RPD,
+//          RPD from each entry router, SPD's RPD) produce some redundant packets, as the paper's
+//          AvgPacket 0.64-2.33 for RFATA has.
 //   a2a    Dragonfly A2A (Xiang & Ju, COCOON 2021, as FACTS §6 summarises it): each group's
 //          routers send their packets to the group's first router, which sends the group's
 //          packets to every router of the group; each router sends them over its global

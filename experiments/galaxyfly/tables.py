@@ -107,13 +107,82 @@ def success():
         print(f"| {ps} B | " + " | ".join(cells) + " |")
 
 
-def checks():
-    print("\nThe issue's claims, PS 160 B, means over roots\n")
-    print("| shape | RFATA/SFATA MaxTime | RFATA/SFATA RouterTime | A2A MaxTime / min(SFATA, RFATA) |")
-    print("|---|---|---|---|")
+def per_root(shape, algorithm, ps="160"):
+    """{root: row} of one shape and algorithm at one PS."""
+    return {r["collective.root"]: r for r in rows("gf-%d-%d-%d" % shape)
+            if r["collective.algorithm"] == algorithm and r["collective.bytes"] == ps}
+
+
+def paper_ratio(i, num, den):
+    """The paper's num/den ratio of metric i over the five shapes, as 'lo-hi'."""
+    v = [PAPER[num][k][i] / PAPER[den][k][i] for k in range(len(SHAPES))]
+    return f"{min(v):.2f}-{max(v):.2f}x"
+
+
+def verdict(ok_, text):
+    return f"{'holds' if ok_ else '**does not**'} ({text})"
+
+
+def orderings():
+    """The paper's stated orderings (its §5.2 text on Tables 3-5), each per shape: holds or
+    not on the means over roots, by how much, and on how many roots it holds run by run."""
+    print("\nThe paper's stated orderings, PS 160 B: holds / does not on the means over roots, "
+          "by how much (ratio), and on how many roots run by run\n")
+    print("| ordering | paper | " + " | ".join(f"({n},{q},{a})" for n, q, a in SHAPES) + " |")
+    print("|---|---|" + "---|" * len(SHAPES))
+    lines = [
+        ("(a) SFATA's AvgTime below RFATA's (RFATA/SFATA)", 0, 1.0, paper_ratio(0, "rfata", "sfata")),
+        ("(a) SFATA's MaxTime below RFATA's (RFATA/SFATA)", 1, 1.0, paper_ratio(1, "rfata", "sfata")),
+        ("(a) SFATA's MinTime below RFATA's (RFATA/SFATA)", 2, 1.0, paper_ratio(2, "rfata", "sfata")),
+        ("(b) RFATA's MaxTime over 1.05x SFATA's", 1, 1.05, paper_ratio(1, "rfata", "sfata")),
+    ]
+    for name, i, bound, paper in lines:
+        cells = []
+        for s in SHAPES:
+            sf, rf = ours(s, "sfata")[0], ours(s, "rfata")[0]
+            psf, prf = per_root(s, "sfata"), per_root(s, "rfata")
+            k = sum(1 for root in psf if float(prf[root][METRICS[i]]) > bound * float(psf[root][METRICS[i]]))
+            cells.append(verdict(rf[i] > bound * sf[i], f"{rf[i] / sf[i]:.3f}x; {k}/{len(psf)} roots"))
+        print(f"| {name} | {paper} | " + " | ".join(cells) + " |")
+    cells = []
     for s in SHAPES:
-        sf, rf, aa = ours(s, "sfata")[0], ours(s, "rfata")[0], ours(s, "a2a")[0]
-        print(f"| {s} | {rf[1] / sf[1]:.3f} | {rf[4] / sf[4]:.3f} | {aa[1] / min(sf[1], rf[1]):.3f} |")
+        psf = per_root(s, "sfata")
+        worst = max(float(r[METRICS[3]]) for r in psf.values())
+        cells.append(verdict(worst == 0, f"max {worst:.3f} per router over {len(psf)} roots"))
+    print("| (c) SFATA without redundant packets | 0 | " + " | ".join(cells) + " |")
+    cells = []
+    for s in SHAPES:
+        sf, rf = ours(s, "sfata")[0], ours(s, "rfata")[0]
+        psf, prf = per_root(s, "sfata"), per_root(s, "rfata")
+        k = sum(1 for root in psf if float(psf[root][METRICS[5]]) > float(prf[root][METRICS[5]]))
+        cells.append(verdict(sf[5] > rf[5], f"{sf[5] / rf[5]:.3f}x; {k}/{len(psf)} roots"))
+    print(f"| (d) SFATA's AvgChannel above RFATA's (SFATA/RFATA) | {paper_ratio(5, 'sfata', 'rfata')} | "
+          + " | ".join(cells) + " |")
+    cells = []
+    for s in SHAPES:
+        sf, rf = ours(s, "sfata")[0], ours(s, "rfata")[0]
+        psf, prf = per_root(s, "sfata"), per_root(s, "rfata")
+        k = sum(1 for root in psf if float(prf[root][METRICS[4]]) < float(psf[root][METRICS[4]]))
+        cells.append(verdict(rf[4] < sf[4], f"{rf[4] / sf[4]:.3f}x; {k}/{len(psf)} roots"))
+    print(f"| (e) RFATA's RouterTime below SFATA's (RFATA/SFATA) | {paper_ratio(4, 'rfata', 'sfata')} | "
+          + " | ".join(cells) + " |")
+    # (f): the paper: A2A "always outperforms both ... in terms of AvgTime, MaxTime, MinTime,
+    # AvgPacket, and AvgChannel" (times and redundancy lower, channel use higher).
+    for name, i, lower in [("AvgTime", 0, True), ("MaxTime", 1, True), ("MinTime", 2, True),
+                           ("AvgPacket", 3, True), ("AvgChannel", 5, False)]:
+        cells = []
+        for s in SHAPES:
+            sf, rf, aa = ours(s, "sfata")[0], ours(s, "rfata")[0], ours(s, "a2a")[0]
+            if i == 3:
+                cells.append(verdict(aa[i] <= min(sf[i], rf[i]), f"{aa[i]:.3f} vs {min(sf[i], rf[i]):.3f}"))
+                continue
+            best = min(sf[i], rf[i]) if lower else max(sf[i], rf[i])
+            good = aa[i] < best if lower else aa[i] > best
+            cells.append(verdict(good, f"{aa[i] / best:.3f}x"))
+        what = "A2A / the better of SFATA, RFATA"
+        print(f"| (f) A2A ahead of both: {name} ({what}) | "
+              f"{'-' if i == 3 else paper_ratio(i, 'a2a', 'sfata')} | "
+              + " | ".join(cells) + " |")
 
 
 def sizes():
@@ -174,7 +243,7 @@ if __name__ == "__main__":
     success()
     for alg in ["sfata", "rfata", "a2a"]:
         table(alg)
-    checks()
+    orderings()
     sizes()
     if os.path.exists(os.path.join(D, "gf-5-9-4", "results.csv")):
         larger()

@@ -2,6 +2,7 @@
 
 #include "tlm/units.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace bcastsim::hw::galaxy {
@@ -37,6 +38,10 @@ engine::engine(const sc_core::sc_module_name& name, uint32_t router,
     for (uint32_t k = t.first; k < t.first + t.count; ++k) ++m_wait_first[plan.origins[k] + 1];
   }
   m_queues.resize(m_slot_router.size());
+  // hold() parks after_all transfers here; sized now so the hot path never allocates.
+  m_after_all.reserve(static_cast<size_t>(std::count_if(
+      m_transfers.begin(), m_transfers.end(), [](const own_transfer& t) { return t.after_all; })));
+  m_fired.assign(m_transfers.size(), sc_core::sc_max_time());
   for (uint32_t o = 0; o < plan.routers; ++o) m_wait_first[o + 1] += m_wait_first[o];
   m_waits.resize(m_wait_first.back());
   std::vector<uint32_t> fill(m_wait_first.begin(), m_wait_first.end() - 1);
@@ -62,7 +67,7 @@ engine::engine(const sc_core::sc_module_name& name, uint32_t router,
 void engine::start() {
   if (m_started) return;
   m_started = true;
-  hold(m_router, sc_core::sc_time_stamp());
+  hold(m_router, m_terminal_of_router[m_router], sc_core::sc_time_stamp());
   m_agenda.push(sc_core::sc_time_stamp(), action{});
 }
 
@@ -97,14 +102,14 @@ tlm::tlm_sync_enum engine::nb_transport_bw(uint32_t, packet& p, tlm::tlm_phase& 
   return tlm::TLM_ACCEPTED;
 }
 
-void engine::hold(uint32_t origin, const sc_time& now) {
+void engine::hold(uint32_t origin, uint32_t from_terminal, const sc_time& now) {
   if (m_holds[origin]) {
     ++redundant;
     return;
   }
   m_holds[origin] = true;
   ++m_held;
-  m_listener.on_hold(m_router, origin, now);
+  m_listener.on_hold(m_router, origin, from_terminal, now);
   for (uint32_t k = m_wait_first[origin]; k < m_wait_first[origin + 1]; ++k) {
     own_transfer& t = m_transfers[m_waits[k]];
     if (--t.missing != 0) continue;
@@ -112,16 +117,18 @@ void engine::hold(uint32_t origin, const sc_time& now) {
       m_after_all.push_back(m_waits[k]);
       continue;
     }
-    queue(t);
+    queue(m_waits[k], now);
   }
   if (m_held == m_plan.routers) {
-    for (uint32_t i : m_after_all) queue(m_transfers[i]);
+    for (uint32_t i : m_after_all) queue(i, now);
     m_after_all.clear();
   }
   if (m_queued > queue_peak_packets.value) queue_peak_packets.value = m_queued;
 }
 
-void engine::queue(own_transfer& t) {
+void engine::queue(uint32_t k, const sc_time& now) {
+  const own_transfer& t = m_transfers[k];
+  m_fired[k] = now;
   for (uint32_t i = t.first; i < t.first + t.count; ++i) m_queues[t.slot].push(m_plan.origins[i]);
   m_queued += t.count;
 }
@@ -164,11 +171,12 @@ void engine::on_wakeup() {
     if (a.pkt == nullptr) continue;
     packet& p = *a.pkt;
     const uint32_t origin = p.offload.as<packet_fields>().origin;
+    const uint32_t from_terminal = p.src;
     m_in_bytes -= p.size_bytes;
     tlm_net::return_credit(in, m_credit_token, p.vc, p.size_bytes);
     m_pool.release(&p);
     --m_in_flight;
-    hold(origin, now);
+    hold(origin, from_terminal, now);
   }
   inject();
   m_agenda.arm();

@@ -57,7 +57,10 @@ struct engine_params {
 class engine_listener {
  public:
   virtual ~engine_listener() = default;
-  virtual void on_hold(uint32_t router, uint32_t origin, const sc_core::sc_time& when) = 0;
+  // `from_terminal`: the first terminal of the router whose packet brought it (its own
+  // router's for its own packet), to tell which transfer delivered it.
+  virtual void on_hold(uint32_t router, uint32_t origin, uint32_t from_terminal,
+                       const sc_core::sc_time& when) = 0;
 };
 
 class engine final : public sc_core::sc_module {
@@ -80,6 +83,9 @@ class engine final : public sc_core::sc_module {
   // What holds the engine up; false (nothing written) when idle.
   bool describe_stall(std::ostream& os) const;
   uint32_t held() const { return m_held; }
+  // When this engine's k-th transfer of the plan (in plan order) fired, i.e. queued its
+  // packets; sc_max_time() if it never did.
+  const sc_core::sc_time& fired(uint32_t k) const { return m_fired[k]; }
 
   tlm_net::counter packets_in;
   tlm_net::counter packets_out;
@@ -108,9 +114,9 @@ class engine final : public sc_core::sc_module {
   };
 
   void on_wakeup();
-  void hold(uint32_t origin, const sc_core::sc_time& now);
+  void hold(uint32_t origin, uint32_t from_terminal, const sc_core::sc_time& now);
   void inject();
-  void queue(own_transfer& t);
+  void queue(uint32_t k, const sc_core::sc_time& now);
 
   uint32_t m_router;
   const algorithms::galaxy_plan& m_plan;
@@ -121,6 +127,7 @@ class engine final : public sc_core::sc_module {
   engine_listener& m_listener;
 
   std::vector<own_transfer> m_transfers;
+  std::vector<sc_core::sc_time> m_fired;  // [transfer] when it queued its packets
   // Transfers waiting for origin o: m_waits[m_wait_first[o] .. m_wait_first[o + 1]).
   std::vector<uint32_t> m_wait_first;
   std::vector<uint32_t> m_waits;

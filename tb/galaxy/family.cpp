@@ -28,6 +28,7 @@ struct settings {
   double port_gib_per_s = 0;  // 0: the router's aggregate router-to-router rate
   double port_latency_ns = 0;
   bool arrivals = false;
+  bool transfers = false;  // result.json lists the plan's transfers and when each fired
 };
 
 settings read_settings(const config& cfg) {
@@ -36,6 +37,7 @@ settings read_settings(const config& cfg) {
   st.port_gib_per_s = cfg.real("galaxy.port_bandwidth_gib_per_s");
   st.port_latency_ns = cfg.real("galaxy.port_latency_ns");
   st.arrivals = cfg.text("galaxy.report_arrivals") == "on";
+  st.transfers = cfg.text("galaxy.report_transfers") == "on";
   return st;
 }
 
@@ -159,13 +161,15 @@ class instance final : public offload_instance, public hw::galaxy::engine_listen
     m_engines[router]->start();
   }
 
-  void on_hold(uint32_t router, uint32_t origin, const sc_core::sc_time& when) override {
+  void on_hold(uint32_t router, uint32_t origin, uint32_t from_terminal,
+               const sc_core::sc_time& when) override {
     const uint32_t routers = m_view.routers;
     if (++m_held[router] == routers) m_complete[router] = when;
     if (m_view.group_of[origin] == m_view.group_of[router] &&
         ++m_held_own[router] == m_view.members[m_view.group_of[router]].size())
       m_supernode_done[router] = when;
-    if (m_settings.arrivals) m_arrivals[router].emplace_back(origin, when);
+    if (m_settings.arrivals)
+      m_arrivals[router].push_back({origin, m_ctx.topo.router_of(from_terminal), when});
     if (origin == router) return;
     const uint32_t m = m_member_of_router[router];
     const uint32_t from = m_member_of_router[origin];
@@ -199,6 +203,7 @@ class instance final : public offload_instance, public hw::galaxy::engine_listen
   }
 
   nlohmann::json report() const override;
+  nlohmann::json transfer_trace() const;
   void add_block_stats(nlohmann::json& blocks) const override {
     for (const auto& e : m_engines) {
       nlohmann::json& b = blocks[e->basename()];
@@ -235,7 +240,12 @@ class instance final : public offload_instance, public hw::galaxy::engine_listen
   std::vector<sc_core::sc_time> m_complete;        // [router] holds every origin
   std::vector<sc_core::sc_time> m_supernode_done;  // [router] holds its supernode's origins
   std::vector<uint32_t> m_held, m_held_own;        // [router]
-  std::vector<std::vector<std::pair<uint32_t, sc_core::sc_time>>> m_arrivals;  // [router]
+  struct arrival {
+    uint32_t origin;
+    uint32_t from;  // the router whose transfer brought it first (the router itself: its own)
+    sc_core::sc_time when;
+  };
+  std::vector<std::vector<arrival>> m_arrivals;  // [router]
 };
 
 void agent::call(uint32_t index, const algorithms::op& o) {
@@ -318,7 +328,7 @@ nlohmann::json instance::report() const {
         {"router_time_ns", own_done ? nlohmann::json(ns(m_supernode_done[r])) : nlohmann::json()}};
     if (m_settings.arrivals) {
       nlohmann::json a = nlohmann::json::array();
-      for (const auto& [origin, when] : m_arrivals[r]) a.push_back({origin, ns(when)});
+      for (const arrival& x : m_arrivals[r]) a.push_back({x.origin, ns(x.when), x.from});
       row["arrivals"] = std::move(a);
     }
     per_router.push_back(std::move(row));
@@ -348,25 +358,48 @@ nlohmann::json instance::report() const {
               it->second->serialisation(static_cast<uint32_t>(m_spec->bytes)).to_seconds() * 1e9;
   }
   const double n = routers;
-  return {{"algorithm", m_spec->algorithm},
-          {"routers", routers},
-          {"supernodes", m_view.members.size()},
-          {"root_supernode", m_plan.root_group},
-          {"packet_bytes", m_spec->bytes},
-          {"avg_time_ns", complete ? sum / complete : 0.0},
-          {"max_time_ns", complete ? hi : 0.0},
-          {"min_time_ns", complete ? lo : 0.0},
-          {"avg_redundant_packets", static_cast<double>(redundant) / n},
-          {"router_time_ns", own_sum / n},
-          {"avg_channel_utilization", channels && hi > 0 ? busy / channels / hi : 0.0},
-          {"success_rate", complete / n},
-          {"failure_rate", (n - complete) / n},
-          {"transfers", m_plan.transfers.size()},
-          {"packets_sent", sent},
-          {"redundant_packets", redundant},
-          {"plan_redundant_packets", m_plan.redundant_total()},
-          {"channels", channels},
-          {"per_router", std::move(per_router)}};
+  nlohmann::json out = {
+      {"algorithm", m_spec->algorithm},
+      {"routers", routers},
+      {"supernodes", m_view.members.size()},
+      {"root_supernode", m_plan.root_group},
+      {"packet_bytes", m_spec->bytes},
+      {"avg_time_ns", complete ? sum / complete : 0.0},
+      {"max_time_ns", complete ? hi : 0.0},
+      {"min_time_ns", complete ? lo : 0.0},
+      {"avg_redundant_packets", static_cast<double>(redundant) / n},
+      {"router_time_ns", own_sum / n},
+      {"avg_channel_utilization", channels && hi > 0 ? busy / channels / hi : 0.0},
+      {"success_rate", complete / n},
+      {"failure_rate", (n - complete) / n},
+      {"transfers", m_plan.transfers.size()},
+      {"packets_sent", sent},
+      {"redundant_packets", redundant},
+      {"plan_redundant_packets", m_plan.redundant_total()},
+      {"channels", channels},
+      {"per_router", std::move(per_router)}};
+  if (m_settings.transfers) out["transfer_trace"] = transfer_trace();
+  return out;
+}
+
+// Every transfer of the plan in plan order: its ends, its origins and when its sender's engine
+// fired it (null if never), for tracing a run's critical path
+// (experiments/galaxyfly/critical_path.py).
+nlohmann::json instance::transfer_trace() const {
+  nlohmann::json list = nlohmann::json::array();
+  std::vector<uint32_t> own(m_view.routers, 0);  // [router] its transfers so far
+  for (const algorithms::galaxy_transfer& t : m_plan.transfers) {
+    const sc_core::sc_time& fired = m_engines[t.from]->fired(own[t.from]++);
+    const auto first = m_plan.origins.begin() + t.first;
+    list.push_back({{"from", t.from},
+                    {"to", t.to},
+                    {"origins", std::vector<uint32_t>(first, first + t.count)},
+                    {"after_all", t.after_all},
+                    {"fired_ns", fired == sc_core::sc_max_time()
+                                     ? nlohmann::json()
+                                     : nlohmann::json((fired - m_start).to_seconds() * 1e9)}});
+  }
+  return list;
 }
 
 std::unique_ptr<offload_instance> create(const offload_context& ctx) {
@@ -442,7 +475,10 @@ nlohmann::json analyze(const scenario& s, const network::topology& topo,
             {"redundant_packets", plan.redundant_total()},
             {"avg_redundant_packets", static_cast<double>(plan.redundant_total()) / plan.routers},
             {"complete_routers", plan.complete_routers},
-            {"every_router_receives_every_origin", plan.complete_routers == plan.routers}};
+            {"every_router_receives_every_origin", plan.complete_routers == plan.routers},
+            // SFATA's Theorem 5 and A2A: true; RFATA's resends make it false.
+            {"every_origin_received_once",
+             plan.complete_routers == plan.routers && plan.redundant_total() == 0}};
   }
   return {};
 }
@@ -454,8 +490,13 @@ std::vector<params::decl> declarations() {
       params::real_key("galaxy.port_bandwidth_gib_per_s", 0, 0, 1e6,
                        "engine <-> router port; 0: the router's network links' rates summed"),
       params::real_key("galaxy.port_latency_ns", 0, 0, 1e6, "engine <-> router port latency"),
-      params::choice_key("galaxy.report_arrivals", "off", {"off", "on"},
-                         "on: result.json lists every router's arrivals (origin, time)"),
+      params::choice_key(
+          "galaxy.report_arrivals", "off", {"off", "on"},
+          "on: result.json lists every router's arrivals (origin, time, the router that "
+          "first brought it)"),
+      params::choice_key("galaxy.report_transfers", "off", {"off", "on"},
+                         "on: result.json lists the plan's transfers (from, to, origins) and "
+                         "when each fired (its sender held its origins and queued them)"),
   };
 }
 

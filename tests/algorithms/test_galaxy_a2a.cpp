@@ -11,6 +11,8 @@
 
 #include "fixtures.h"
 
+#include <algorithm>
+#include <array>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -200,4 +202,173 @@ link 1 2 global
   check_plan(crossed, plan);  // complete: packets are forwarded from where they land
   for (galaxy_algorithm a : {galaxy_algorithm::sfata, galaxy_algorithm::rfata})
     check_plan(crossed, make_galaxy_plan(a, v, 1));
+}
+
+namespace {
+
+// [router][origin] the sender of the transfer that first brought the origin to the router.
+std::vector<std::vector<uint32_t>> first_senders(const galaxy_plan& plan) {
+  std::vector<std::vector<uint32_t>> by(plan.routers,
+                                        std::vector<uint32_t>(plan.routers, 0xffffffffu));
+  for (const galaxy_transfer& t : plan.transfers) {
+    for (uint32_t i = t.first; i < t.first + t.count; ++i) {
+      uint32_t& s = by[t.to][plan.origins[i]];
+      if (s == 0xffffffffu) s = t.from;
+    }
+  }
+  return by;
+}
+
+// For every non-root supernode X, BFS child C and origin o outside X's BFS subtree: the
+// router of X that feeds C, out = gw(X, C), first got o from `want(entry, out)`, the entry
+// router being gw(X, P). Returns how many (X, C) pairs had out's RPD parent != entry.
+template <typename Want>
+uint32_t check_spd_feeders(const galaxy_view& v, uint32_t root, const galaxy_plan& plan,
+                           Want want) {
+  const galaxy_bfs t = galaxy_bfs_tree(v, root);
+  const auto by = first_senders(plan);
+  uint32_t deep = 0;
+  for (uint32_t x : t.order) {
+    if (x == root) continue;
+    const uint32_t entry = v.find(x, t.parent[x])->router;
+    std::vector<bool> inside(v.members.size(), false);  // X's BFS subtree
+    for (uint32_t g : t.order) {
+      for (uint32_t y = g; y != root; y = t.parent[y]) inside[g] = inside[g] || y == x;
+    }
+    for (uint32_t c = 0; c < v.members.size(); ++c) {
+      if (c == root || t.parent[c] != x) continue;
+      const uint32_t out = v.find(c, x)->peer;
+      if (out == entry) continue;
+      uint32_t rpd_parent = entry;
+      for (const auto& [child, parent] : galaxy_rpc_edges(v.members[x], entry))
+        if (child == out) rpd_parent = parent;
+      deep += rpd_parent != entry ? 1 : 0;
+      for (uint32_t o = 0; o < plan.routers; ++o) {
+        if (inside[v.group_of[o]]) continue;
+        BOOST_TEST_REQUIRE(by[out][o] == want(entry, rpd_parent),
+                           "supernode " << x << " -> child " << c << ": router " << out
+                                        << " got origin " << o << " from " << by[out][o]);
+      }
+    }
+  }
+  return deep;
+}
+
+}  // namespace
+
+// Issue 40, the paper's one defined difference. SFATA (§4.1, supernode-first): "once one
+// supernode receives the packets, this supernode will distribute them to the next supernode
+// immediately": X's entry router sends the set from X's parent straight to X's gateway toward
+// each child, not through the RPD inside X. RFATA (§4.2, router-first): "distribute it to all
+// routers inside it in priority, instead of distributing it to other supernodes
+// immediately": the gateway toward a child gets the set from its parent in the entry router's
+// RPD tree. Shapes whose RPD trees put some gateway two levels down (so the two differ).
+BOOST_AUTO_TEST_CASE(sfata_feeds_the_next_supernode_before_distributing_inside) {
+  for (const auto& [n, q, a, h] :
+       std::vector<std::array<uint32_t, 4>>{{3, 5, 4, 1}, {3, 5, 8, 1}, {4, 7, 4, 2}}) {
+    const network::galaxyfly g = make_galaxyfly(n, q, a, h);
+    const galaxy_view v = galaxy_view::of(g);
+    for (uint32_t root : {0u, 7u, n * q - 1}) {
+      BOOST_TEST_CONTEXT("Galaxyfly(" << n << "," << q << "," << a << ") root " << root) {
+        const uint32_t sf_deep =
+            check_spd_feeders(v, root, make_galaxy_plan(galaxy_algorithm::sfata, v, root),
+                              [](uint32_t entry, uint32_t) { return entry; });
+        check_spd_feeders(v, root, make_galaxy_plan(galaxy_algorithm::rfata, v, root),
+                          [](uint32_t, uint32_t rpd_parent) { return rpd_parent; });
+        BOOST_TEST(sf_deep > 0u);  // the case the two rules tell apart occurs
+      }
+    }
+  }
+}
+
+// SFATA's transfer toward a child supernode depends on the entry router alone: counting
+// transfers in the supernode from the arrival, the set leaves X after two hops (entry ->
+// gateway -> child), whatever the RPD tree's depth; RFATA's leaves after the RPD path.
+BOOST_AUTO_TEST_CASE(sfata_forwards_out_of_a_supernode_in_two_hops) {
+  const network::galaxyfly g = make_galaxyfly(3, 5, 8, 1);
+  const galaxy_view v = galaxy_view::of(g);
+  const uint32_t root = 7;
+  for (galaxy_algorithm alg : {galaxy_algorithm::sfata, galaxy_algorithm::rfata}) {
+    const galaxy_plan plan = make_galaxy_plan(alg, v, root);
+    // hops[r]: transfers since the root supernode's origin r0 entered r's supernode.
+    const uint32_t r0 = v.members[root].front();
+    std::vector<uint32_t> hops(plan.routers, 0xffffffffu);
+    uint32_t longest = 0;  // over transfers that leave a non-root supernode
+    for (const galaxy_transfer& tr : plan.transfers) {
+      bool carries = false;
+      for (uint32_t i = tr.first; i < tr.first + tr.count; ++i) carries |= plan.origins[i] == r0;
+      if (!carries || v.group_of[tr.from] == root) {
+        if (carries) hops[tr.to] = 0;
+        continue;
+      }
+      const bool leaves = v.group_of[tr.from] != v.group_of[tr.to];
+      if (leaves) longest = std::max(longest, hops[tr.from] + 1);
+      if (hops[tr.to] == 0xffffffffu) hops[tr.to] = leaves ? 0 : hops[tr.from] + 1;
+    }
+    BOOST_TEST_CONTEXT(to_string(alg)) {
+      if (alg == galaxy_algorithm::sfata) BOOST_TEST(longest == 2u);
+      if (alg == galaxy_algorithm::rfata) BOOST_TEST(longest > 2u);  // RPD of 8: 3 levels
+    }
+  }
+}
+
+// SFATA's SPC (galaxy_a2a.h): every supernode's packets go up on their own. Before SPD
+// begins, each transfer that leaves a non-root supernode X toward its parent carries exactly
+// one supernode's packets, each of X's BFS subtree once (so X's own do not wait for its
+// children's: a transfer fires when its sender holds all it carries); a set from another supernode
+// moves inside X only along X's RPC tree toward gw(X, P) (RPC again for each arrival), never mixed
+// with another supernode's.
+BOOST_AUTO_TEST_CASE(sfata_sends_each_arrival_up_on_its_own) {
+  for (const auto& [n, q, a, h] :
+       std::vector<std::array<uint32_t, 4>>{{3, 5, 4, 1}, {3, 5, 8, 1}, {4, 5, 5, 2}}) {
+    const network::galaxyfly g = make_galaxyfly(n, q, a, h);
+    const galaxy_view v = galaxy_view::of(g);
+    for (uint32_t root : {0u, n * q - 1}) {
+      BOOST_TEST_CONTEXT("Galaxyfly(" << n << "," << q << "," << a << ") root " << root) {
+        const galaxy_bfs t = galaxy_bfs_tree(v, root);
+        const galaxy_plan plan = make_galaxy_plan(galaxy_algorithm::sfata, v, root);
+        std::vector<std::vector<uint32_t>> sent_up(v.members.size());  // [X] supernodes, in order
+        uint32_t mixed = 0, off_tree = 0;
+        for (const galaxy_transfer& tr : plan.transfers) {
+          const uint32_t x = v.group_of[tr.from];
+          if (tr.after_all) break;  // SPD begins: out of A once it holds every origin
+          if (x == root) continue;
+          const uint32_t y = v.group_of[plan.origins[tr.first]];
+          bool one = true;
+          for (uint32_t i = tr.first; i < tr.first + tr.count; ++i)
+            one &= v.group_of[plan.origins[i]] == y;
+          const uint32_t m = v.find(x, t.parent[x])->router;
+          if (v.group_of[tr.to] == t.parent[x] && tr.from == m) {
+            mixed += one && tr.count == v.members[y].size() ? 0 : 1;
+            sent_up[x].push_back(y);
+          } else if (v.group_of[tr.to] == x && y != x && t.depth[y] > t.depth[x]) {
+            const auto edges = galaxy_rpc_edges(v.members[x], m);
+            const bool on_tree = std::find(edges.begin(), edges.end(),
+                                           std::make_pair(tr.from, tr.to)) != edges.end();
+            off_tree += on_tree ? 0 : 1;
+            mixed += one ? 0 : 1;
+          }
+        }
+        BOOST_TEST(mixed == 0u);
+        BOOST_TEST(off_tree == 0u);
+        for (uint32_t x : t.order) {
+          if (x == root) continue;
+          std::vector<uint32_t> subtree;  // X and its BFS descendants
+          for (uint32_t y : t.order) {
+            for (uint32_t z = y; z != root; z = t.parent[z]) {
+              if (z == x) {
+                subtree.push_back(y);
+                break;
+              }
+            }
+          }
+          BOOST_TEST_REQUIRE(!sent_up[x].empty());
+          std::vector<uint32_t> got = sent_up[x];
+          std::sort(got.begin(), got.end());
+          std::sort(subtree.begin(), subtree.end());
+          BOOST_TEST(got == subtree, boost::test_tools::per_element());
+        }
+      }
+    }
+  }
 }

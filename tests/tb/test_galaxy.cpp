@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace bcastsim;
@@ -137,16 +139,72 @@ BOOST_AUTO_TEST_CASE(a2a_ignores_its_root_whatever_its_value) {
   }
 }
 
+// Both schedules, several roots and two shapes: analyze's account of the plan (every router
+// gets every origin; SFATA each exactly once, Theorem 5) is what the run's engines counted.
 BOOST_AUTO_TEST_CASE(analyze_gives_the_plans_account) {
-  const run_result a = run_galaxy("analyze", "rfata", {"collective.root=28"});
-  BOOST_TEST_REQUIRE(a.out.code == 0, a.out.output);
-  const run_result r = run_galaxy("run", "rfata", {"collective.root=28"});
-  BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
-  const nlohmann::json& g = a.result["galaxy"];
-  BOOST_TEST(g["every_router_receives_every_origin"] == true);
-  BOOST_TEST(g["redundant_packets"] == r.result["galaxy"]["redundant_packets"]);
-  BOOST_TEST(g["packets"] == r.result["galaxy"]["packets_sent"]);
-  BOOST_TEST(g["global_packets"] == r.result["traversals"]["global"]["packets"]);
+  const std::vector<std::string> wide = {"topology.kind=galaxyfly", "topology.n=3", "topology.q=5",
+                                         "topology.a=8", "topology.h=1"};
+  for (const auto* shape : {&k_galaxyfly, &wide}) {
+    for (const std::string alg : {"sfata", "rfata"}) {
+      for (const std::string root : {"0", "28"}) {
+        BOOST_TEST_CONTEXT(set_args(*shape) << " " << alg << " root " << root) {
+          const std::vector<std::string> sets = {"collective.root=" + root};
+          const run_result a = run_galaxy("analyze", alg, sets, *shape);
+          BOOST_TEST_REQUIRE(a.out.code == 0, a.out.output);
+          const run_result r = run_galaxy("run", alg, sets, *shape);
+          BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+          const nlohmann::json& g = a.result["galaxy"];
+          BOOST_TEST(g["every_router_receives_every_origin"] == true);
+          BOOST_TEST(g["every_origin_received_once"] == (alg == "sfata"));
+          BOOST_TEST(g["redundant_packets"] == r.result["galaxy"]["redundant_packets"]);
+          BOOST_TEST(g["packets"] == r.result["galaxy"]["packets_sent"]);
+          BOOST_TEST(g["transfers"] == r.result["galaxy"]["transfers"]);
+          BOOST_TEST(g["global_packets"] == r.result["traversals"]["global"]["packets"]);
+          BOOST_TEST(g["local_packets"] == r.result["traversals"]["local"]["packets"]);
+        }
+      }
+    }
+  }
+}
+
+// galaxy.report_transfers: every transfer of the plan, fired when its sender held all its
+// origins (at the last of them; sends marked after_all, out of the root supernode, once it
+// held every origin), and in SFATA (no redundant packets) each origin reaching the receiver
+// no earlier.
+BOOST_AUTO_TEST_CASE(transfer_trace_says_when_each_transfer_fired) {
+  for (const std::string alg : {"sfata", "rfata"}) {
+    BOOST_TEST_CONTEXT(alg) {
+      const run_result r =
+          run_galaxy("run", alg, {"galaxy.report_arrivals=on", "galaxy.report_transfers=on"});
+      BOOST_TEST_REQUIRE(r.out.code == 0, r.out.output);
+      const nlohmann::json& g = r.result["galaxy"];
+      std::vector<std::vector<double>> held(60, std::vector<double>(60, -1));
+      std::vector<double> complete(60, 0);
+      for (const nlohmann::json& row : g["per_router"]) {
+        for (const nlohmann::json& e : row["arrivals"])
+          held[row["router"].get<uint32_t>()][e[0].get<uint32_t>()] = num(e[1]);
+        complete[row["router"].get<uint32_t>()] = num(row["complete_ns"]);
+      }
+      const nlohmann::json& trace = g["transfer_trace"];
+      BOOST_TEST_REQUIRE(trace.size() == g["transfers"].get<size_t>());
+      uint32_t after_all = 0;
+      for (const nlohmann::json& t : trace) {
+        const uint32_t from = t["from"], to = t["to"];
+        BOOST_TEST_REQUIRE(!t["fired_ns"].is_null());
+        const double fired = num(t["fired_ns"]);
+        double last = 0;
+        for (const nlohmann::json& o : t["origins"]) {
+          last = std::max(last, held[from][o.get<uint32_t>()]);
+          if (alg == "sfata") BOOST_TEST(held[to][o.get<uint32_t>()] > fired);
+        }
+        after_all += t["after_all"] == true ? 1 : 0;
+        BOOST_TEST(fired == (t["after_all"] == true ? complete[from] : last));
+      }
+      BOOST_TEST(after_all == 4u);  // root supernode 0's four BFS children
+    }
+  }
+  const run_result plain = run_galaxy("run", "sfata");
+  BOOST_TEST(!plain.result["galaxy"].contains("transfer_trace"));
 }
 
 BOOST_AUTO_TEST_CASE(runs_are_deterministic) {
@@ -197,6 +255,37 @@ BOOST_AUTO_TEST_CASE(arrivals_say_which_origin_came_when) {
       last = num(e[1]);
     }
     BOOST_TEST(last == num(row["complete_ns"]));
+  }
+  // Each arrival names the router that brought it first: RFATA sends some origins to a
+  // router twice (redundant packets), and the sender named is the one of those transfers
+  // whose packet came first, fired no later than the arrival.
+  for (const char* alg : {"rfata", "sfata"}) {
+    const run_result t =
+        run_galaxy("run", alg, {"galaxy.report_arrivals=on", "galaxy.report_transfers=on"});
+    BOOST_TEST_REQUIRE(t.out.code == 0, t.out.output);
+    const nlohmann::json& g = t.result["galaxy"];
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, double> fired;  // (from, to, origin)
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> carriers;        // (to, origin)
+    for (const nlohmann::json& tr : g["transfer_trace"]) {
+      for (const nlohmann::json& o : tr["origins"]) {
+        fired[{tr["from"].get<uint32_t>(), tr["to"].get<uint32_t>(), o.get<uint32_t>()}] =
+            num(tr["fired_ns"]);
+        ++carriers[{tr["to"].get<uint32_t>(), o.get<uint32_t>()}];
+      }
+    }
+    uint32_t redundant_pairs = 0;  // (router, origin) brought by more than one transfer
+    for (const nlohmann::json& row : g["per_router"]) {
+      const uint32_t r = row["router"].get<uint32_t>();
+      BOOST_TEST(row["arrivals"][0][2].get<uint32_t>() == r);  // its own, from itself
+      for (size_t i = 1; i < row["arrivals"].size(); ++i) {
+        const nlohmann::json& e = row["arrivals"][i];
+        const auto it = fired.find({e[2].get<uint32_t>(), r, e[0].get<uint32_t>()});
+        BOOST_TEST_REQUIRE((it != fired.end()), alg << ": router " << r << " origin " << e[0]);
+        BOOST_TEST(it->second <= num(e[1]));
+        redundant_pairs += carriers[{r, e[0].get<uint32_t>()}] > 1 ? 1 : 0;
+      }
+    }
+    BOOST_TEST((redundant_pairs > 0) == (std::string(alg) == "rfata"));
   }
   // Off by default: the rows carry no arrivals.
   const run_result plain = run_galaxy("run", "sfata");
