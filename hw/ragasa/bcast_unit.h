@@ -144,14 +144,26 @@ class bcast_unit final : public bcast_unit_base {
     uint64_t open_bytes = 0;
     uint64_t memory_bytes = 0;
     std::vector<message_progress> messages;
-    std::vector<uint32_t> waiting;  // batches closed before the Mini Packet arrived
+    std::vector<uint32_t> credit_wait;  // closed batches waiting for credits, in order
+    sc_core::sc_time credit_since;      // since credit_wait became non-empty
   };
   // A Membership Table entry: the children, and the collective's data packets expected and
-  // sent to every child (step 10 frees the entry when they are equal).
+  // sent to every child (step 10 frees the entry when they are equal); the Working Memory
+  // reserved for it, the unit its data come from (credits go back to it) and the credits
+  // held at each child unit, in packets (README.md, mechanisms 3-4).
   struct table_entry {
     std::vector<membership_child> children;
     uint64_t expected = membership_source::keep_entry;
     uint64_t done = 0;
+    uint64_t reserved_bytes = 0;
+    membership_child parent;
+    std::vector<uint64_t> credits;  // [child]; used for unit children only
+    bool unit_children = false;
+  };
+  struct credit_return {
+    uint32_t collective = 0;
+    uint32_t packets = 0;
+    membership_child parent;
   };
   // Stored packets that share descriptors; their memory goes when copies_left is 0.
   struct batch {
@@ -170,7 +182,13 @@ class bcast_unit final : public bcast_unit_base {
   sc_core::sc_time edge(const sc_core::sc_time& t) const;  // the first clock edge at or after t
   sc_core::sc_time after(uint32_t cycles) const;           // next clock edge + cycles
   bool head_can_go(rx_queue& q, const sc_core::sc_time& now);
+  rx_queue& queue_of(const tlm_net::packet& p);
   void move_ri();
+  bool take_credits(table_entry& e, const batch& b);  // all of the batch's, or none
+  void release_waiting(uint32_t collective);  // batches whose credits have come back
+  void parse_mini_packet(tlm_net::packet* p);
+  void parse_credit(tlm_net::packet* p);
+  bool send_credit(const sc_core::sc_time& now);
   void schedule();
   void store(tlm_net::packet* p);
   void close_chunk(uint32_t collective);
@@ -188,16 +206,18 @@ class bcast_unit final : public bcast_unit_base {
 
   tlm_net::tagged_fw<bcast_unit> m_fw;
   tlm_net::tagged_bw<bcast_unit> m_bw;
-  tlm_net::ring<tlm_net::packet*> m_ri;
+  std::vector<tlm_net::packet*> m_ri;  // assembled, in arrival order (README.md: per VC)
   sc_core::sc_time m_ri_blocked_since;
   sc_core::sc_time m_ri_next;  // the first edge the RI may hand on its next packet
   bool m_ri_blocked = false;
-  std::vector<rx_queue> m_rx;
+  std::vector<rx_queue> m_rx;  // hand-off bank, then relayed bank
+  rx_queue m_control;          // Mini Packets and credit returns, served first
   uint32_t m_rr = 0;
   sc_core::sc_time m_sched_free;
   std::map<uint32_t, table_entry> m_table;
   std::map<uint32_t, collective_state> m_collectives;
   uint64_t m_memory_used = 0;
+  uint64_t m_reserved = 0;  // Working Memory reserved by the Membership Table's entries
   std::vector<batch> m_batches;
   std::vector<uint32_t> m_free_batches;
   tlm_net::ring<uint32_t> m_gen_queue;  // batches; the front one is being described
@@ -214,6 +234,7 @@ class bcast_unit final : public bcast_unit_base {
   bool m_building = false;
   uint32_t m_si_batch = 0;  // the batch of the copy in the SI (or being built)
   tlm_net::packet* m_si_pkt = nullptr;  // built, waiting for the link and credits
+  tlm_net::ring<credit_return> m_credit_out;  // sent by the SI ahead of its next copy
   uint64_t m_next_packet = 0;
   uint64_t m_in_flight = 0;  // packets between `in` and the Rx-queues or the scheduler
   tlm_net::packet m_credit_token;

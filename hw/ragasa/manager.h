@@ -8,8 +8,10 @@
 //
 // A Membership Table holds membership_entries broadcasts, and step 10 frees a broadcast's
 // entry once its data have left that unit. The management node keeps one credit per entry
-// of every unit: it sends a unit's Mini Packets in collective order while it holds credits
-// for that unit, holds the rest, and gets a credit back when the unit frees an entry (the
+// of every unit, and its unreserved Working Memory (a Mini Packet reserves a broadcast's
+// share: hw/ragasa/README.md, mechanism 3): it sends a unit's Mini Packets in collective order
+// while the unit has an entry and the broadcast's reservation free, holds the rest, and gets
+// both back when the unit frees an entry (the
 // completion signal reaches it at once: the paper says nothing of how the management node
 // learns of it, and a full round trip would only lengthen set-up). A held Mini Packet never
 // enters the network, so a full table never blocks data queued behind it in an Rx-queue.
@@ -69,6 +71,7 @@ struct managed_collective {
   uint32_t context = 0;
   std::vector<network::router_id> routers;
   std::vector<uint64_t> mini_packet_bytes;  // [i] for routers[i]
+  std::vector<uint64_t> reserve_bytes;      // [i] Working Memory routers[i]'s unit reserves
   std::vector<host*> gated;
 };
 
@@ -76,10 +79,11 @@ class manager final : public sc_core::sc_module, public membership_listener {
  public:
   // `nic` is the management node's. At time 0 it sends every collective's Mini Packets, in
   // collective order; a collective's hosts may offload once all of its are parsed.
-  // `membership_entries`: what each unit's table holds (the credits per unit).
+  // `membership_entries`, `working_memory_bytes`: what each unit's table and memory hold
+  // (the credits per unit).
   manager(const sc_core::sc_module_name& name, const network::topology& topo, nic& nic,
           std::vector<managed_collective> collectives, const manager_params& params,
-          uint32_t membership_entries);
+          uint32_t membership_entries, uint64_t working_memory_bytes);
   SC_HAS_PROCESS(manager);
 
   void on_membership(uint32_t collective_id) override;
@@ -112,6 +116,8 @@ class manager final : public sc_core::sc_module, public membership_listener {
   void start();
   void settle();  // what the units reported this time step, in collective / router order
   void send(uint32_t index, uint32_t i);
+  bool admits(network::router_id r, uint32_t index, uint32_t i) const;
+  uint64_t reserved(network::router_id r, uint32_t collective_id) const;
 
   const network::topology& m_topo;
   nic& m_nic;
@@ -121,9 +127,17 @@ class manager final : public sc_core::sc_module, public membership_listener {
   std::vector<uint32_t> m_left;    // [index]: Mini Packets not parsed yet
   uint32_t m_expected = 0;
   std::vector<uint32_t> m_credits;           // [router]: free entries of its unit
+  std::vector<uint64_t> m_memory;            // [router]: its unit's unreserved Working Memory
   std::vector<std::deque<held>> m_held;      // [router]: in collective order
   std::vector<uint32_t> m_parsed_now;        // collectives parsed, not yet settled
-  std::vector<network::router_id> m_freed_now;  // routers that freed an entry, not yet settled
+  struct freed {
+    network::router_id router;
+    uint32_t collective_id;
+    bool operator<(const freed& o) const {
+      return router != o.router ? router < o.router : collective_id < o.collective_id;
+    }
+  };
+  std::vector<freed> m_freed_now;  // entries freed, not yet settled
   sc_core::sc_event m_settle;
   uint32_t m_parsed = 0;
   tlm_net::stat_group m_stats;

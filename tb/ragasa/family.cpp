@@ -113,6 +113,14 @@ settings read_settings(const config& cfg, const scenario& s, bool used) {
                            " B), which then never closes; allowed: at least " +
                            std::to_string(chunk) + ", or a smaller threshold");
   }
+  // The unit port carries three message classes on VCs 0-2 (hw/ragasa/README.md).
+  if (used && s.router.vcs < 3) {
+    throw config_error("router.vcs",
+                       "router.vcs = " + std::to_string(s.router.vcs) +
+                           " is too few for Ragasa's Bcast Unit, whose port carries hand-off "
+                           "data, relayed data and control on VCs of their own (no deadlock "
+                           "otherwise: hw/ragasa/README.md); allowed: at least 3");
+  }
   st.port.cls = network::terminal_class;
   st.port.bandwidth_gib_per_s = cfg.real("ragasa.port_bandwidth_gib_per_s");
   st.port.latency_ns = cfg.real("ragasa.port_latency_ns");
@@ -165,7 +173,7 @@ class instance final : public offload_instance {
 
   void count_packets(uint64_t& injected, uint64_t& delivered) const override {
     for (const auto& u : m_units) {
-      injected += u->packets_out.value;
+      injected += u->packets_out.value + u->credit_returns.value;  // copies and credit returns
       delivered += u->packets_in.value;
     }
   }
@@ -264,6 +272,8 @@ void instance::attach(fabric& fab) {
     c.context = b.context;
     c.routers = b.routers;
     c.mini_packet_bytes = b.mini_packet_bytes;
+    for (const uint64_t n : b.packets)
+      c.reserve_bytes.push_back(hw::ragasa::reservation_bytes(m_settings.unit, n));
     for (const uint32_t rank : b.offloading_ranks) {
       c.gated.push_back(fab.hosts[rank].get());
       offloads[rank] = true;
@@ -277,7 +287,8 @@ void instance::attach(fabric& fab) {
   }
   m_manager = std::make_unique<hw::ragasa::manager>("manager", m_ctx.topo, *fab.nics[mgmt],
                                                     std::move(managed), m_settings.manager,
-                                                    m_settings.unit.membership_entries);
+                                                    m_settings.unit.membership_entries,
+                                                    m_settings.unit.working_memory_bytes);
   for (auto& u : m_units) u->set_listener(m_manager.get());
 }
 
@@ -301,9 +312,10 @@ uint32_t instance::describe_stall(std::ostream& os, uint32_t max) const {
     network::router_id busiest = 0;
     if (const size_t held = m_manager->held_mini_packets(&busiest)) {
       os << "    " << held << " Mini Packets are held until units free Membership Table "
-         << "entries, which they do when broadcasts' data have left them (most for router "
-         << busiest << "; ragasa.membership_entries = " << m_settings.unit.membership_entries
-         << ")\n";
+         << "entries and Working Memory reservations, which they do when broadcasts' data have "
+         << "left them (most for router " << busiest
+         << "; ragasa.membership_entries = " << m_settings.unit.membership_entries
+         << ", ragasa.working_memory_bytes = " << m_settings.unit.working_memory_bytes << ")\n";
     }
   }
   return shown;
