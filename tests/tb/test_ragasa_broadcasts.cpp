@@ -143,6 +143,21 @@ BOOST_AUTO_TEST_CASE(one_root_gives_the_collectives_figures_per_broadcast) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(the_summary_shows_each_broadcast_beside_its_setup) {
+  const std::string dir = test::fresh_dir();
+  const test::outcome o =
+      test::run_cli("run --out " + dir + " " + test::set_args(all_roots(false)));
+  BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
+  BOOST_TEST_INFO(o.output);
+  BOOST_TEST(test::contains(o.output, "(first start to last completion; rank average "));
+  BOOST_TEST(test::contains(o.output,
+                            "per broadcast         12 broadcasts, each from its own "
+                            "start to its last receiver: mean "));
+  BOOST_TEST(test::contains(o.output,
+                            "ragasa broadcasts     12: set-up (time 0 to its last Mini "
+                            "Packet) mean "));
+}
+
 BOOST_AUTO_TEST_CASE(binomial_from_every_rank_reports_each_broadcast_from_its_own_start) {
   const test::run_result r =
       run({"topology.p=2", "topology.a=2", "topology.h=1", "collective.algorithm=binomial",
