@@ -190,7 +190,12 @@ class instance final : public offload_instance {
     return hops;
   }
 
-  nlohmann::json report() const override { return ragasa_report(*m_fabric, m_units, *m_manager); }
+  nlohmann::json report() const override {
+    nlohmann::json r = ragasa_report(*m_fabric, m_units, *m_manager);
+    r["broadcasts"] = broadcasts_report(
+        m_broadcasts, *m_manager, broadcasts_of(m_ctx.prog, m_ctx.progress), m_ctx.s.block_stats);
+    return r;
+  }
   void add_block_stats(nlohmann::json& blocks) const override;
   void list_statistics(
       const std::function<void(const char*, const tlm_net::stat_group&)>& show) const override {
@@ -354,6 +359,14 @@ void summary(const nlohmann::json& r, const summary_row& row) {
                       << u["packets_out"] << " copies (" << u["bytes_replicated"] << " B), busiest "
                       << u["busiest"].get<std::string>() << " (" << u["busiest_packets_out"]
                       << ")\n";
+  const auto& b = r["broadcasts"];
+  const auto mean = [&b](const char* what) { return format_ns(b[what]["mean"].get<double>()); };
+  row("ragasa broadcasts") << b["count"] << ": set-up (time 0 to its last Mini Packet) mean "
+                           << mean("setup_ns") << ", max "
+                           << format_ns(b["setup_ns"]["max"].get<double>())
+                           << "; data from its own start mean " << mean("data_completion_ns")
+                           << ", max " << format_ns(b["data_completion_ns"]["max"].get<double>())
+                           << "; rank average mean " << mean("rank_average_ns") << "\n";
   row("ragasa memory") << "peak " << u["working_memory_peak_bytes"] << " of "
                        << u["working_memory_bytes"] << " B (highest unit)\n";
   row("ragasa stalls") << "summed over " << u["count"] << " units: memory "
@@ -399,6 +412,8 @@ offload_family family() {
   f.check = check;
   f.create = create;
   f.sweep_columns = {"ragasa.setup.setup_ns",
+                     "ragasa.broadcasts.setup_ns.mean",
+                     "ragasa.broadcasts.setup_ns.max",
                      "ragasa.units.memory_stall_ns",
                      "ragasa.units.rx_hol_blocked_ns",
                      "ragasa.units.ri_blocked_ns",

@@ -68,4 +68,39 @@ nlohmann::json ragasa_report(const fabric& fab,
   return {{"setup", setup}, {"units", summed}};
 }
 
+nlohmann::json broadcasts_report(const unit_broadcasts& bs, const hw::ragasa::manager& m,
+                                 const std::vector<broadcast_figures>& figures, bool list) {
+  tlm_net::accumulator setup, data, rank;
+  nlohmann::json entries = nlohmann::json::array();
+  for (size_t i = 0; i < bs.list.size(); ++i) {
+    // The manager holds the broadcasts in the same order (family.cpp, attach).
+    sc_core::sc_time at;
+    const bool set_up = m.setup_done_at(i, at);
+    const double setup_ns = units::ns_from_ps(static_cast<double>(at.value()));
+    if (set_up) setup.sample(setup_ns);
+    const uint32_t context = bs.list[i].context;
+    const auto f =
+        std::lower_bound(figures.begin(), figures.end(), context,
+                         [](const broadcast_figures& x, uint32_t c) { return x.context < c; });
+    const bool found = f != figures.end() && f->context == context;
+    if (found && f->done) {
+      data.sample(f->data_completion_ns);
+      rank.sample(f->rank_average_ns);
+    }
+    if (!list) continue;
+    entries.push_back({{"collective_id", context + 1},
+                       {"root", found ? nlohmann::json(f->root) : nlohmann::json()},
+                       {"setup_ns", set_up ? nlohmann::json(setup_ns) : nlohmann::json()},
+                       {"start_ns", found ? f->start_ns : 0.0},
+                       {"data_completion_ns", found ? f->data_completion_ns : 0.0},
+                       {"rank_average_ns", found ? f->rank_average_ns : 0.0}});
+  }
+  nlohmann::json r = {{"count", bs.list.size()},
+                      {"setup_ns", accumulator_json(setup)},
+                      {"data_completion_ns", accumulator_json(data)},
+                      {"rank_average_ns", accumulator_json(rank)}};
+  if (list) r["list"] = std::move(entries);
+  return r;
+}
+
 }  // namespace bcastsim::tb::ragasa
