@@ -50,6 +50,8 @@ ALG, BYTES, ROOT = "collective.algorithm", "collective.bytes", "collective.root"
 PORT, THR = "ragasa.port_bandwidth_gib_per_s", "ragasa.descriptor_threshold_bytes"
 WM, RXQ, SQ = "ragasa.working_memory_bytes", "ragasa.rx_queue_packets", "ragasa.send_queue_descriptors"
 OVERHEAD = "host.send_overhead_ns"
+# df72.yaml's unit port rate (a router port's own; 21 before issue 40), as the sweeps write it.
+DEFAULT_PORT = "5.25"
 
 
 def read(res, study):
@@ -99,7 +101,7 @@ def plot_sizes(res, out):
               "21": ("tab:blue", "-", "D"), "42": ("tab:purple", "-.", "P")}
     for p in sorted(ports, key=float):
         color, ls, mk = styles.get(p, ("grey", (0, (5, 1)), "X"))
-        label = f"ragasa, port {p} GiB/s" + (" (default)" if p == "21" else "")
+        label = f"ragasa, port {p} GiB/s" + (" (default)" if p == DEFAULT_PORT else "")
         series.append((label, ports[p], dict(color=color, linestyle=ls, marker=mk, ms=5,
                                              fillstyle="none")))
     series.append(("ragasa, port 21, threshold 512 B",
@@ -199,7 +201,8 @@ def plot_buffers(res, out):
     handles.append(Line2D([], [], color="black", marker="X", ms=8, linestyle="none",
                           label="deadlock (some depth)"))
     fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=9)
-    fig.suptitle("Bcast Unit buffer sweep at 16 KiB (72-node Df(2,4,2), ragasa, port 21 GiB/s)")
+    fig.suptitle("Bcast Unit buffer sweep at 16 KiB (72-node Df(2,4,2), ragasa, "
+                 f"port {DEFAULT_PORT} GiB/s)")
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return save(fig, out, "buffers.png", dpi=100)
 
