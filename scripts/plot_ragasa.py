@@ -80,6 +80,8 @@ def headline(row):
 def opt(row, key, fmt=None):
     """A cell of an optional column: '-' where the results have none."""
     return (fmt or ns)(float(row[key])) if has(row, key) else "-"
+# df72.yaml's unit port rate (a router port's own; 21 before issue 40), as the sweeps write it.
+DEFAULT_PORT = "5.25"
 
 
 def read(res, study):
@@ -130,7 +132,7 @@ def plot_sizes(res, out):
               "21": ("tab:blue", "-", "D"), "42": ("tab:purple", "-.", "P")}
     for p in sorted(ports, key=float):
         color, ls, mk = styles.get(p, ("grey", (0, (5, 1)), "X"))
-        label = f"ragasa, port {p} GiB/s" + (" (default)" if p == "21" else "")
+        label = f"ragasa, port {p} GiB/s" + (" (default)" if p == DEFAULT_PORT else "")
         series.append((label, ports[p], dict(color=color, linestyle=ls, marker=mk, ms=5,
                                              fillstyle="none")))
     series.append(("ragasa, port 21, threshold 512 B",
@@ -231,7 +233,8 @@ def plot_buffers(res, out):
     handles.append(Line2D([], [], color="black", marker="X", ms=8, linestyle="none",
                           label="deadlock (some depth)"))
     fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=9)
-    fig.suptitle("Bcast Unit buffer sweep at 16 KiB (72-node Df(2,4,2), ragasa, port 21 GiB/s)")
+    fig.suptitle("Bcast Unit buffer sweep at 16 KiB (72-node Df(2,4,2), ragasa, "
+                 f"port {DEFAULT_PORT} GiB/s)")
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return save(fig, out, "buffers.png", dpi=100)
 

@@ -382,10 +382,18 @@ std::vector<params::decl> declarations() {
       "the Bcast Unit's model: the SystemC model, or its verilated RTL (rtl/; rtl-fault-* "
       "have a deliberate fault, for the co-simulation regression)")};
   for (params::decl& k : params::declarations_of<hw::ragasa::bcast_unit_params>()) d.push_back(k);
-  d.push_back(params::real_key("ragasa.port_bandwidth_gib_per_s", 21, 1e-6, 1e6,
+  // The unit's port rate. Ragasa gives none. No published in-switch engine we found gives
+  // the rate of an engine on its own router port against a port's rate (sources in
+  // experiments/ragasa/README.md): IB multicast and NVSwitch multicast replicate in the
+  // crossbar, each copy at its output port's rate, with no engine port; SHARP's streaming
+  // aggregation (Graham et al., ISC 2020) reduces at about point-to-point bandwidth, one port's
+  // rate. So the port runs at a router port's own rate: bcastsim's terminal link, 5.25 GiB/s.
+  // Until issue 40 it was 21 (4x a terminal link), chosen with no source.
+  d.push_back(params::real_key("ragasa.port_bandwidth_gib_per_s", 5.25, 1e-6, 1e6,
                                "bandwidth of the unit's router port, each direction, GiB/s; the "
-                               "unit's copies cross the crossbar at this rate (default: 4x the "
-                               "terminal link)"));
+                               "unit's copies cross the crossbar at this rate (default: a router "
+                               "port's own rate, bcastsim's 5.25 GiB/s terminal link; no source "
+                               "gives an engine on its own port more)"));
   d.push_back(
       params::real_key("ragasa.port_latency_ns", 1, 0, 1e9, "latency of the unit's router port"));
   for (params::decl& k : params::declarations_of<hw::ragasa::manager_params>()) d.push_back(k);

@@ -122,8 +122,8 @@ BOOST_AUTO_TEST_CASE(rtl_deadlock_stops_when_the_model_s_does) {
   const outcome rtl = run_cli(deadlock + " --set ragasa.model=rtl");
   BOOST_TEST(sc.code == 1, sc.output);
   BOOST_TEST(rtl.code == 1, rtl.output);
-  BOOST_TEST(contains(sc.output, "stalled at 11113608 ps: no event is pending"), sc.output);
-  BOOST_TEST(contains(rtl.output, "stalled at 11113608 ps: no event is pending"), rtl.output);
+  BOOST_TEST(contains(sc.output, "stalled at 33785826 ps: no event is pending"), sc.output);
+  BOOST_TEST(contains(rtl.output, "stalled at 33785826 ps: no event is pending"), rtl.output);
   BOOST_TEST(contains(rtl.output, "fabric.unit_0 (RTL): "), rtl.output);
   BOOST_TEST(contains(rtl.output, "Working Memory 8192/8192 bytes"), rtl.output);
 #else
