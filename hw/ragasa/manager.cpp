@@ -15,8 +15,7 @@ void fill_membership(const network::topology& topo, const algorithms::ragasa_tre
       } else {
         kids.push_back(membership_child{topo.terminals_of(c.id).front(), c.id});
         // The child unit returns credits to this one (hw/ragasa/README.md, mechanism 4).
-        sources[c.id].set_parent(collective_id,
-                                 membership_child{topo.terminals_of(r).front(), r});
+        sources[c.id].set_parent(collective_id, membership_child{topo.terminals_of(r).front(), r});
       }
     }
     sources[r].set(collective_id, std::move(kids));

@@ -107,10 +107,10 @@ class manager final : public sc_core::sc_module, public membership_listener {
   tlm_net::counter mini_packets_sent;
   tlm_net::counter mini_packet_bytes_sent;
   tlm_net::counter mini_packets_parsed;
-  tlm_net::counter setup_ps;  // start -> last Mini Packet parsed
-  tlm_net::counter mini_packets_held;  // that waited for a free Membership Table entry
+  tlm_net::counter setup_ps;             // start -> last Mini Packet parsed
+  tlm_net::counter mini_packets_held;    // that waited for a free Membership Table entry
   tlm_net::counter mini_packet_wait_ps;  // their waits, summed
-  tlm_net::counter entries_freed;  // Membership Table entries the units freed
+  tlm_net::counter entries_freed;        // Membership Table entries the units freed
   const tlm_net::stat_group& stats() const { return m_stats; }
 
  private:
@@ -129,15 +129,15 @@ class manager final : public sc_core::sc_module, public membership_listener {
   nic& m_nic;
   manager_params m_params;
   std::vector<managed_collective> m_collectives;
-  std::vector<uint32_t> m_index;   // [collective_id]: its index in m_collectives, or ~0
-  std::vector<uint32_t> m_left;    // [index]: Mini Packets not parsed yet
+  std::vector<uint32_t> m_index;  // [collective_id]: its index in m_collectives, or ~0
+  std::vector<uint32_t> m_left;   // [index]: Mini Packets not parsed yet
   // [index]: when its last Mini Packet was parsed
   std::vector<sc_core::sc_time> m_setup_done;
   uint32_t m_expected = 0;
-  std::vector<uint32_t> m_credits;           // [router]: free entries of its unit
-  std::vector<uint64_t> m_memory;            // [router]: its unit's unreserved Working Memory
-  std::vector<std::deque<held>> m_held;      // [router]: in collective order
-  std::vector<uint32_t> m_parsed_now;        // collectives parsed, not yet settled
+  std::vector<uint32_t> m_credits;       // [router]: free entries of its unit
+  std::vector<uint64_t> m_memory;        // [router]: its unit's unreserved Working Memory
+  std::vector<std::deque<held>> m_held;  // [router]: in collective order
+  std::vector<uint32_t> m_parsed_now;    // collectives parsed, not yet settled
   struct freed {
     network::router_id router;
     uint32_t collective_id;

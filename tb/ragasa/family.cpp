@@ -290,10 +290,9 @@ void instance::attach(fabric& fab) {
     const network::router_id r = m_ctx.topo.router_of(m_ctx.place.terminal_of(rank));
     fab.hosts[rank]->enable_offload(hw::ragasa::to_unit(r));
   }
-  m_manager = std::make_unique<hw::ragasa::manager>("manager", m_ctx.topo, *fab.nics[mgmt],
-                                                    std::move(managed), m_settings.manager,
-                                                    m_settings.unit.membership_entries,
-                                                    m_settings.unit.working_memory_bytes);
+  m_manager = std::make_unique<hw::ragasa::manager>(
+      "manager", m_ctx.topo, *fab.nics[mgmt], std::move(managed), m_settings.manager,
+      m_settings.unit.membership_entries, m_settings.unit.working_memory_bytes);
   for (auto& u : m_units) u->set_listener(m_manager.get());
 }
 

@@ -11,14 +11,14 @@ nlohmann::json ragasa_report(const fabric& fab,
                              const hw::ragasa::manager& m) {
   std::vector<uint64_t> control(fab.topo().num_link_classes());
   for (const auto& l : fab.links) control[l->params().cls] += l->control_packets.value;
-  nlohmann::json setup = {{"setup_ns", units::ns_from_ps(static_cast<double>(m.setup_ps.value))},
-                          {"mini_packets", m.mini_packets_sent.value},
-                          {"mini_packet_bytes", m.mini_packet_bytes_sent.value},
-                          {"routers", m.expected_mini_packets()},
-                          {"mini_packets_held", m.mini_packets_held.value},
-                          {"mini_packet_wait_ns",
-                           units::ns_from_ps(static_cast<double>(m.mini_packet_wait_ps.value))},
-                          {"entries_freed", m.entries_freed.value}};
+  nlohmann::json setup = {
+      {"setup_ns", units::ns_from_ps(static_cast<double>(m.setup_ps.value))},
+      {"mini_packets", m.mini_packets_sent.value},
+      {"mini_packet_bytes", m.mini_packet_bytes_sent.value},
+      {"routers", m.expected_mini_packets()},
+      {"mini_packets_held", m.mini_packets_held.value},
+      {"mini_packet_wait_ns", units::ns_from_ps(static_cast<double>(m.mini_packet_wait_ps.value))},
+      {"entries_freed", m.entries_freed.value}};
   for (network::link_class k = 0; k < control.size(); ++k)
     setup["traversals"][fab.topo().class_name(k)] = control[k];
 
@@ -51,6 +51,9 @@ nlohmann::json ragasa_report(const fabric& fab,
                            {"rx_hol_blocked_ns", ns("rx_hol_blocked_ps")},
                            {"ri_blocked_ns", ns("ri_blocked_ps")},
                            {"connection_wait_ns", ns("connection_wait_ps")},
+                           {"credit_wait_ns", ns("credit_wait_ps")},
+                           {"credit_returns", t.value("credit_returns")},
+                           {"reserved_chunks", p.reserved_chunks},
                            {"memory_stall_ns_unit_max", ns_of(stall_max)},
                            {"rx_hol_blocked_ns_unit_max", ns_of(hol_max)},
                            {"ri_blocked_ns_unit_max", ns_of(ri_max)},
