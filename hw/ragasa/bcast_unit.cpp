@@ -17,9 +17,10 @@ bcast_unit::bcast_unit(const sc_core::sc_module_name& name, network::terminal_id
                        const bcast_unit_params& params, tlm_net::packet_pool& pool,
                        const membership_source& membership, const network::routing_policy* routing)
     : bcast_unit_base(name, terminal, params, pool, membership, routing),
-      m_rx(params.rx_queues),
+      m_rx(2 * params.rx_queues),
       m_agenda(m_wakeup) {
   m_sps.reserve(params.send_queue_descriptors);
+  m_ri.reserve(64);
   if (params.rx_queues == 0 || params.rx_queue_packets == 0 || params.work_queue_descriptors == 0 ||
       params.send_queue_descriptors == 0)
     SC_REPORT_ERROR(this->name(), "queue capacities must be positive");
@@ -73,7 +74,7 @@ tlm::tlm_sync_enum bcast_unit::nb_transport_fw(uint32_t, packet& p, tlm::tlm_pha
     SC_REPORT_ERROR(name(), "credit protocol violated: input buffer overflow");
   if (p.kind == tlm_net::packet_kind::data && p.size_bytes > m_params.working_memory_bytes)
     SC_REPORT_ERROR(name(), "data packet larger than the whole Working Memory");
-  if (p.kind == tlm_net::packet_kind::control && !m_source.find(p.collective_id))
+  if (unit_class(p) == packet_class::mini && !m_source.find(p.collective_id))
     SC_REPORT_ERROR(name(), "Mini Packet for a collective the membership source does not know");
   ++packets_in;
   ++m_in_flight;
@@ -103,23 +104,33 @@ tlm::tlm_sync_enum bcast_unit::nb_transport_bw(uint32_t, packet& p, tlm::tlm_pha
   return tlm::TLM_ACCEPTED;
 }
 
-// Step 1: RI -> Rx-queue, in arrival order; a full Rx-queue blocks the RI.
+bcast_unit::rx_queue& bcast_unit::queue_of(const packet& p) {
+  const uint32_t n = m_params.rx_queues;
+  switch (unit_class(p)) {
+    case packet_class::handoff:
+      return m_rx[p.collective_id % n];
+    case packet_class::relayed:
+      return m_rx[n + p.collective_id % n];
+    default:
+      return m_control;
+  }
+}
+
+// Step 1: RI -> its class's queue, in arrival order; a packet whose queue is full holds the
+// later packets of its own VC only (README.md, mechanism 1).
 void bcast_unit::move_ri() {
   const sc_time now = sc_core::sc_time_stamp();
-  while (!m_ri.empty()) {
-    rx_queue& q = m_rx[m_ri.front()->collective_id % m_params.rx_queues];
-    if (q.fifo.size() >= m_params.rx_queue_packets) {
-      if (!m_ri_blocked) {
-        m_ri_blocked = true;
-        m_ri_blocked_since = now;
-      }
-      return;  // the scheduler's next pick frees a slot and wakes us
+  uint32_t blocked_vcs = 0;  // bit per VC
+  size_t kept = 0;
+  for (size_t i = 0; i < m_ri.size(); ++i) {
+    packet* p = m_ri[i];
+    const uint32_t bit = 1u << p->vc;
+    rx_queue& q = queue_of(*p);
+    if ((blocked_vcs & bit) || q.fifo.size() >= m_params.rx_queue_packets) {
+      blocked_vcs |= bit;  // the scheduler's next pick frees a slot and wakes us
+      m_ri[kept++] = p;
+      continue;
     }
-    if (m_ri_blocked) {
-      ri_blocked_ps += (now - m_ri_blocked_since).value();
-      m_ri_blocked = false;
-    }
-    packet* p = m_ri.pop();
     q.fifo.push(p);
     --m_in_flight;
     if (q.fifo.size() > rx_queue_peak_packets.value) rx_queue_peak_packets.value = q.fifo.size();
@@ -131,12 +142,24 @@ void bcast_unit::move_ri() {
     m_in_bytes[p->vc] -= p->size_bytes;
     tlm_net::return_credit(in, m_credit_token, p->vc, p->size_bytes);
   }
+  m_ri.resize(kept);
+  if (blocked_vcs && !m_ri_blocked) {
+    m_ri_blocked = true;
+    m_ri_blocked_since = now;
+  } else if (!blocked_vcs && m_ri_blocked) {
+    ri_blocked_ps += (now - m_ri_blocked_since).value();
+    m_ri_blocked = false;
+  }
 }
 
 bool bcast_unit::head_can_go(rx_queue& q, const sc_time& now) {
   const packet* h = q.fifo.front();
-  if (h->kind == tlm_net::packet_kind::control) {
-    if (m_table.count(h->collective_id) || m_table.size() < m_params.membership_entries)
+  if (unit_class(*h) == packet_class::credit) return true;
+  if (h->kind == tlm_net::packet_kind::control) {  // a Mini Packet: an entry and its memory
+    if (m_table.count(h->collective_id) ||
+        (m_table.size() < m_params.membership_entries &&
+         m_reserved + reservation_bytes(m_params, m_source.packets(h->collective_id)) <=
+             m_params.working_memory_bytes))
       return true;
     if (!q.mp_waits) {  // a full table back-pressures Mini Packets
       q.mp_waits = true;
@@ -144,7 +167,13 @@ bool bcast_unit::head_can_go(rx_queue& q, const sc_time& now) {
     }
     return false;
   }
-  if (m_memory_used + h->size_bytes <= m_params.working_memory_bytes) return true;
+  // Data use their broadcast's reservation only; without an entry there is none yet.
+  const auto e = m_table.find(h->collective_id);
+  if (e != m_table.end()) {
+    const auto c = m_collectives.find(h->collective_id);
+    const uint64_t used = c == m_collectives.end() ? 0 : c->second.memory_bytes;
+    if (used + h->size_bytes <= e->second.reserved_bytes) return true;
+  }
   if (!q.stalled) {
     q.stalled = true;
     q.stall_since = now;
@@ -160,12 +189,13 @@ bool bcast_unit::head_can_go(rx_queue& q, const sc_time& now) {
 void bcast_unit::schedule() {
   const sc_time now = sc_core::sc_time_stamp();
   if (now < m_sched_free) return;  // its `stored` action wakes us
-  const uint32_t n = m_params.rx_queues;
-  for (uint32_t k = 0; k < n; ++k) {
-    const uint32_t qi = (m_rr + k) % n;
-    rx_queue& q = m_rx[qi];
+  const auto n = static_cast<uint32_t>(m_rx.size());
+  const bool control = !m_control.fifo.empty() && head_can_go(m_control, now);
+  for (uint32_t k = 0; k < (control ? 1 : n); ++k) {
+    const uint32_t qi = control ? n : (m_rr + k) % n;  // the control queue is number n
+    rx_queue& q = control ? m_control : m_rx[qi];
     if (q.fifo.empty()) continue;
-    if (!head_can_go(q, now)) continue;
+    if (!control && !head_can_go(q, now)) continue;
     packet* p = q.fifo.pop();
     if (m_observer) m_observer->on_scheduled(*p, qi);
     if (q.mp_waits) {
@@ -187,7 +217,7 @@ void bcast_unit::schedule() {
         working_memory_peak_bytes.value = m_memory_used;
     }
     ++m_in_flight;
-    m_rr = (qi + 1) % n;
+    if (!control) m_rr = (qi + 1) % n;
     m_sched_free = after(m_params.scheduler_cycles);
     action a;
     a.kind = action_kind::stored;
@@ -201,23 +231,8 @@ void bcast_unit::schedule() {
 void bcast_unit::store(packet* p) {
   --m_in_flight;
   const uint32_t id = p->collective_id;
-  if (p->kind == tlm_net::packet_kind::control) {  // Mini Packet: parse the child list
-    ++mini_packets;
-    table_entry& e = m_table[id];
-    e.children = *m_source.find(id);
-    e.expected = m_source.packets(id);
-    if (m_table.size() > membership_peak_entries.value)
-      membership_peak_entries.value = m_table.size();
-    m_pool.release(p);
-    if (m_listener) m_listener->on_membership(id);
-    if (m_observer) m_observer->on_parsed(id);
-    auto it = m_collectives.find(id);
-    if (it != m_collectives.end()) {
-      for (uint32_t b : it->second.waiting) m_gen_queue.push(b);
-      it->second.waiting.clear();
-    }
-    return;
-  }
+  if (unit_class(*p) == packet_class::credit) return parse_credit(p);
+  if (p->kind == tlm_net::packet_kind::control) return parse_mini_packet(p);
   collective_state& c = m_collectives[id];
   c.open.push_back(p);
   c.open_bytes += p->size_bytes;
@@ -232,6 +247,74 @@ void bcast_unit::store(packet* p) {
     c.messages.pop_back();
   }
   if (message_done || c.open_bytes >= m_params.descriptor_threshold_bytes) close_chunk(id);
+}
+
+// Step 3: the Mini Packet's child list enters the Membership Table with the broadcast's
+// Working Memory reservation, its parent unit and the credits it holds at its child units.
+void bcast_unit::parse_mini_packet(packet* p) {
+  const uint32_t id = p->collective_id;
+  ++mini_packets;
+  const bool fresh = !m_table.count(id);
+  table_entry& e = m_table[id];
+  e.children = *m_source.find(id);
+  e.expected = m_source.packets(id);
+  e.parent = m_source.parent(id);
+  if (fresh) {
+    e.reserved_bytes = reservation_bytes(m_params, e.expected);
+    m_reserved += e.reserved_bytes;
+  }
+  // A child unit reserved as much for the broadcast: all units have these parameters.
+  e.credits.assign(e.children.size(), e.reserved_bytes / m_params.packet_bytes);
+  e.unit_children = false;
+  for (const membership_child& k : e.children)
+    e.unit_children |= k.unit_router != network::invalid_id;
+  if (m_table.size() > membership_peak_entries.value)
+    membership_peak_entries.value = m_table.size();
+  m_pool.release(p);
+  if (m_listener) m_listener->on_membership(id);
+  if (m_observer) m_observer->on_parsed(id);
+}
+
+// A child unit released `count` packets of the broadcast's memory: it may take that many more.
+void bcast_unit::parse_credit(packet* p) {
+  const uint32_t id = p->collective_id;
+  const network::terminal_id child = p->src;
+  const uint32_t count = p->count;
+  m_pool.release(p);
+  const auto it = m_table.find(id);
+  if (it == m_table.end()) return;  // the last returns come after our last copy
+  table_entry& e = it->second;
+  for (size_t k = 0; k < e.children.size(); ++k) {
+    if (e.children[k].unit_router != network::invalid_id && e.children[k].dst == child) {
+      e.credits[k] += count;
+      break;
+    }
+  }
+  release_waiting(id);
+}
+
+bool bcast_unit::take_credits(table_entry& e, const batch& b) {
+  const uint64_t n = b.pkts.size();
+  for (size_t k = 0; k < e.children.size(); ++k) {
+    if (e.children[k].unit_router != network::invalid_id && e.credits[k] < n) return false;
+  }
+  for (size_t k = 0; k < e.children.size(); ++k) {
+    if (e.children[k].unit_router != network::invalid_id) e.credits[k] -= n;
+  }
+  return true;
+}
+
+// Mechanism 4: a collective's batches waiting for credits go on, in order, once they fit.
+void bcast_unit::release_waiting(uint32_t collective) {
+  const auto c = m_collectives.find(collective);
+  if (c == m_collectives.end() || c->second.credit_wait.empty()) return;
+  table_entry& e = m_table.find(collective)->second;
+  std::vector<uint32_t>& w = c->second.credit_wait;
+  size_t k = 0;
+  while (k < w.size() && take_credits(e, m_batches[w[k]])) m_gen_queue.push(w[k++]);
+  w.erase(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(k));
+  if (k > 0 && w.empty())
+    credit_wait_ps += (sc_core::sc_time_stamp() - c->second.credit_since).value();
 }
 
 uint32_t bcast_unit::new_batch() {
@@ -253,10 +336,14 @@ void bcast_unit::close_chunk(uint32_t collective) {
   c.open.clear();
   c.open_bytes = 0;
   if (m_observer) m_observer->on_batch(*bt.pkts.front(), static_cast<uint32_t>(bt.pkts.size()));
-  if (m_table.count(collective))
+  // Present: data wait at their queue's head for their Mini Packet (README.md).
+  table_entry& e = m_table.find(collective)->second;
+  if (!e.unit_children || (c.credit_wait.empty() && take_credits(e, bt))) {
     m_gen_queue.push(b);
-  else
-    c.waiting.push_back(b);  // its Mini Packet has not been parsed yet
+    return;
+  }
+  if (c.credit_wait.empty()) c.credit_since = sc_core::sc_time_stamp();
+  c.credit_wait.push_back(b);  // mechanism 4: never in the shared queues after this
 }
 
 // Step 10: the batch's last copy has left the SI; the completion signal releases its memory
@@ -271,15 +358,22 @@ void bcast_unit::complete(uint32_t b) {
   }
   const auto it = m_table.find(bt.collective);  // present: the batch was described from it
   it->second.done += bt.pkts.size();
+  if (it->second.parent.unit_router != network::invalid_id) {  // the parent may send as many
+    m_credit_out.push(
+        credit_return{bt.collective, static_cast<uint32_t>(bt.pkts.size()), it->second.parent});
+    m_agenda.push(sc_core::sc_time_stamp(), action{});  // the SI looks at once
+  }
   bt.pkts.clear();
   m_free_batches.push_back(b);
   if (it->second.done == it->second.expected) free_entry(it->first);
 }
 
 void bcast_unit::free_entry(uint32_t collective_id) {
-  m_table.erase(collective_id);
+  const auto e = m_table.find(collective_id);
+  m_reserved -= e->second.reserved_bytes;
+  m_table.erase(e);
   const auto c = m_collectives.find(collective_id);
-  if (c != m_collectives.end() && c->second.open.empty() && c->second.waiting.empty() &&
+  if (c != m_collectives.end() && c->second.open.empty() && c->second.credit_wait.empty() &&
       c->second.messages.empty() && c->second.memory_bytes == 0)
     m_collectives.erase(c);
   ++membership_freed;
@@ -378,7 +472,7 @@ void bcast_unit::build() {
   packet* p = m_pool.acquire();
   p->src = src->src;
   p->dst = d.child.dst;
-  p->offload = to_unit(d.child.unit_router);
+  p->offload = to_unit(d.child.unit_router, packet_class::relayed);  // a tree edge: VC 1
   p->kind = src->kind;
   p->vc = 0;
   p->size_bytes = src->size_bytes;
@@ -409,9 +503,54 @@ void bcast_unit::build() {
   m_agenda.push(after(m_params.send_cycles), a);
 }
 
+// A credit return goes ahead of the next copy: it needs no build, and the parent's copies
+// wait for it.
+bool bcast_unit::send_credit(const sc_time& now) {
+  const uint32_t bytes = m_params.credit_packet_bytes;
+  if (!m_out.has_credits(0, bytes, now)) {
+    const sc_time retry = m_out.credit_retry_time();
+    if (retry != sc_core::sc_max_time()) m_agenda.push(retry, action{});
+    return false;
+  }
+  const credit_return r = m_credit_out.pop();
+  packet* p = m_pool.acquire();
+  p->src = m_terminal;
+  p->dst = r.parent.dst;
+  p->offload = to_unit(r.parent.unit_router, packet_class::credit);
+  p->kind = tlm_net::packet_kind::control;
+  p->vc = 0;
+  p->size_bytes = bytes;
+  p->msg_id = 0;
+  p->tag = 0;
+  p->msg_seq = 0;
+  p->collective_id = r.collective;
+  p->msg_bytes = bytes;
+  p->buf_offset = 0;
+  p->index = 0;
+  p->count = r.packets;
+  p->created = now;
+  p->injected = now;
+  p->tail_time = now;
+  p->routers = 0;
+  if (m_routing)
+    m_routing->init_state(m_terminal, r.parent.dst,
+                          network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),
+                          p->route);
+  ++credit_returns;
+  const sc_time t = m_out.send(out, *p, now);
+  m_out.set_busy_until(edge(now + t));
+  if (t > sc_core::SC_ZERO_TIME) m_agenda.push(m_out.busy_until(), action{});
+  return true;
+}
+
 void bcast_unit::inject() {
   const sc_time now = sc_core::sc_time_stamp();
-  if (!m_si_pkt || !m_out.link_free(now)) return;
+  if (!m_out.link_free(now)) return;
+  if (!m_credit_out.empty()) {
+    send_credit(now);
+    return;  // the copy goes once the link is free again
+  }
+  if (!m_si_pkt) return;
   if (!m_out.has_credits(0, m_si_pkt->size_bytes, now)) {
     // Look again when the next credit is due; with none on its way, its return wakes us.
     const sc_time retry = m_out.credit_retry_time();
@@ -437,7 +576,7 @@ void bcast_unit::on_wakeup() {
     const action a = m_agenda.pop();
     switch (a.kind) {
       case action_kind::assembled:
-        m_ri.push(a.pkt);
+        m_ri.push_back(a.pkt);
         break;
       case action_kind::stored:
         store(a.pkt);
@@ -473,7 +612,8 @@ void bcast_unit::on_wakeup() {
 
 bool bcast_unit::idle() const {
   if (m_in_flight || !m_ri.empty() || m_building || m_si_pkt || !m_gen_queue.empty() ||
-      m_generating || m_dispatching || !m_work_queue.empty() || !m_sps.empty() || m_memory_used)
+      m_generating || m_dispatching || !m_work_queue.empty() || !m_sps.empty() || m_memory_used ||
+      !m_credit_out.empty() || !m_control.fifo.empty())
     return false;
   for (const rx_queue& q : m_rx)
     if (!q.fifo.empty()) return false;
@@ -482,47 +622,48 @@ bool bcast_unit::idle() const {
 
 bool bcast_unit::describe_stall(std::ostream& os) const {
   if (idle()) return false;
+  const sc_time now = sc_core::sc_time_stamp();
   os << "  " << name() << ": " << m_ri.size() << " packets held in the RI"
-     << (m_ri_blocked ? " (blocked by a full Rx-queue)" : "") << ", Working Memory "
-     << m_memory_used << "/" << m_params.working_memory_bytes << " bytes, " << m_gen_queue.size()
-     << " batches for descriptors, " << m_work_queue.size() << " descriptors in the Work Queue, "
-     << m_sps.size() << " dispatched; output credits " << m_out.credits(0, sc_core::sc_time_stamp())
-     << "/" << m_params.output_buffer_bytes << " bytes"
-     << (m_si_pkt ? ", a copy waits in the SI" : "") << "\n";
-  for (uint32_t i = 0; i < m_rx.size(); ++i) {
-    const rx_queue& q = m_rx[i];
+     << (m_ri_blocked ? " (blocked by a full queue)" : "") << ", Working Memory " << m_memory_used
+     << "/" << m_params.working_memory_bytes << " bytes used, " << m_reserved << " reserved, "
+     << m_gen_queue.size() << " batches for descriptors, " << m_work_queue.size()
+     << " descriptors in the Work Queue, " << m_sps.size() << " dispatched, " << m_credit_out.size()
+     << " credit returns to send; output credits " << m_out.credits(0, now) << "/"
+     << m_params.output_buffer_bytes << " bytes" << (m_si_pkt ? ", a copy waits in the SI" : "")
+     << "\n";
+  const auto n = static_cast<uint32_t>(m_rx.size());
+  for (uint32_t i = 0; i <= n; ++i) {
+    const rx_queue& q = i < n ? m_rx[i] : m_control;
     if (q.fifo.empty()) continue;
-    os << "    Rx-queue " << i << ": " << q.fifo.size() << " packets; head " << *q.fifo.front()
-       << " collective " << q.fifo.front()->collective_id
-       << (q.stalled ? " waits for Working Memory" : "")
-       << (q.mp_waits ? " waits for a free Membership Table entry (the table is full)" : "")
+    const packet& h = *q.fifo.front();
+    if (i < n)
+      os << "    Rx-queue " << i << (i < n / 2 ? " (hand-off)" : " (relayed)");
+    else
+      os << "    control queue";
+    os << ": " << q.fifo.size() << " packets; head " << h << " collective " << h.collective_id
+       << (q.stalled ? (m_table.count(h.collective_id)
+                            ? " waits for its broadcast's reserved Working Memory"
+                            : " waits for its Mini Packet")
+                     : "")
+       << (q.mp_waits ? " waits for a free Membership Table entry and its reservation" : "")
        << "\n";
   }
-  uint64_t open_bytes = 0;
-  uint32_t open = 0;
   for (const auto& [id, c] : m_collectives) {
-    open_bytes += c.open_bytes;
-    open += !c.open.empty();
-    if (c.waiting.empty() && c.open.empty()) continue;
+    if (c.credit_wait.empty() && c.open.empty()) continue;
     os << "    collective " << id << ": " << c.open.size() << " packets in an open chunk, "
-       << c.waiting.size() << " batches wait for its Mini Packet\n";
-  }
-  bool waits_for_memory = false;
-  for (const rx_queue& q : m_rx) waits_for_memory |= q.stalled;
-  const bool full = m_memory_used + m_params.packet_bytes > m_params.working_memory_bytes;
-  if (waits_for_memory && full && m_si_pkt &&
-      m_out.credits(0, sc_core::sc_time_stamp()) < m_si_pkt->size_bytes) {
-    os << "    Working Memory is full, its copies wait for the router's credits and its inputs "
-          "wait for that memory: if those copies go to units whose memory waits in turn "
-          "(ragasa.relay = unit, crossing trees), a message-dependent deadlock\n";
-  }
-  if (open > 0 && m_batches.size() == m_free_batches.size() &&
-      open_bytes + m_params.packet_bytes > m_params.working_memory_bytes) {
-    os << "    Working Memory is held by the open chunks of " << open
-       << " collectives, whose next packets queue behind heads waiting for that memory: a "
-          "message-dependent deadlock (it holds "
-       << m_params.working_memory_bytes << " B; their chunks of up to "
-       << m_params.descriptor_threshold_bytes << " B need more)\n";
+       << c.memory_bytes << " B stored";
+    const auto e = m_table.find(id);
+    if (e != m_table.end()) os << " of " << e->second.reserved_bytes << " B reserved";
+    if (!c.credit_wait.empty()) {
+      os << ", " << c.credit_wait.size() << " batches wait for credits at child units (";
+      for (size_t k = 0; e != m_table.end() && k < e->second.children.size(); ++k) {
+        if (e->second.children[k].unit_router == network::invalid_id) continue;
+        os << " unit of router " << e->second.children[k].unit_router << ": "
+           << e->second.credits[k];
+      }
+      os << " )";
+    }
+    os << "\n";
   }
   return true;
 }

@@ -1,43 +1,43 @@
 // Ragasa's in-router Bcast Unit: receives broadcast packets on one router port, keeps them in
 // Working Memory and sends one copy per child of the collective back into the router.
 //
-// Code flow of one packet ("Workflow of Bcast Unit" in the Ragasa paper, steps 1-10):
-//   in.nb_transport_fw     head arrives; the packet owns RI buffer space (the router spent
-//                          credits for it). The Receive Interface (RI) assembles it: ri_cycles
-//                          after the clock edge following its tail it leaves the RI, in arrival
-//                          order and at most one per clock, for Rx-queue
-//                          collective_id % rx_queues (step 1), and its RI
-//                          buffer space goes back to the router as a credit. A full Rx-queue
-//                          blocks the RI (ri_blocked_ps), and so, through credits, the router.
-//   schedule()             Receive Packet Scheduler, one packet per scheduler_cycles,
-//                          round-robin over Rx-queues whose head can go (step 2): a Mini Packet
-//                          (control) can if the Membership Table has its entry or room, else
-//                          it waits at its queue's head (membership_stall_ps: a full table
-//                          back-pressures Mini Packets);
-//                          a data packet only if it fits in Working Memory, else it stays at
-//                          its queue's head (memory_stall_ps; the packets queued behind it are
-//                          head-of-line blocked, rx_hol_blocked_ps) and is retried when memory
-//                          is released.
-//   MP parsed              its children (from the membership_source) enter the Membership
-//                          Table (step 3).
+// Code flow of one packet ("Workflow of Bcast Unit" in the Ragasa paper, steps 1-10; what
+// the paper leaves open and why the unit cannot deadlock: hw/ragasa/README.md):
+//   in.nb_transport_fw     head arrives on its class's VC (hand-off data 0, relayed data 1,
+//                          control 2); the packet owns RI buffer space of that VC (the router
+//                          spent credits for it). The Receive Interface (RI) assembles it:
+//                          ri_cycles after the clock edge following its tail it leaves the
+//                          RI, in arrival order and at most one per clock, for its queue
+//                          (step 1): hand-off data Rx-queue collective_id % rx_queues,
+//                          relayed data rx_queues + collective_id % rx_queues, control the
+//                          control queue; its RI buffer space goes back to the router as a
+//                          credit. A full queue blocks the later packets of its VC only
+//                          (ri_blocked_ps), and so, through credits, that VC of the router.
+//   schedule()             Receive Packet Scheduler, one packet per scheduler_cycles (step 2):
+//                          the control queue's head first, else round-robin over the Rx-queues
+//                          whose head can go. A Mini Packet can if the Membership Table has
+//                          its entry, or room and the broadcast's Working Memory reservation
+//                          (else membership_stall_ps; the management node never sends one
+//                          that cannot); a credit return always can; a data packet only if
+//                          its broadcast has an entry and its stored bytes plus the packet fit
+//                          the broadcast's reservation, else it stays at its queue's head
+//                          (memory_stall_ps; the packets behind it are head-of-line blocked,
+//                          rx_hol_blocked_ps) and is retried when memory is released.
+//   MP parsed              its children (from the membership_source), its parent unit and its
+//                          reservation enter the Membership Table (step 3); each child unit
+//                          starts with credits for the reservation's packets.
+//   credit parsed          a child unit freed packets of the broadcast: its credits grow, and
+//                          the broadcast's batches waiting for them go on, in order.
 //   data stored            Working Memory (step 4). The collective's open chunk closes into a
 //                          batch once descriptor_threshold_bytes are in, or its message is
 //                          complete ("once a sufficient amount of broadcast data is
-//                          received"). A chunk never closes early because memory is short:
-//                          that made a smaller memory finish sooner. So Working Memory must
-//                          hold a whole chunk (checked by the testbench), and open chunks of
-//                          several collectives can fill it: with nodes relaying a unit's data
-//                          come from its router's p terminals, whose NICs send one message at
-//                          a time; a message's tail can still wait in one Rx-queue while the
-//                          NIC's next message opens a chunk in another, so at most
-//                          rx_queues x p chunks are open, and a memory of that many chunks
-//                          plus a packet never deadlocks; with units relaying many trees can
-//                          share a unit. Either way the watchdog names the units and
-//                          collectives stuck.
+//                          received"); never early (that made a smaller memory finish sooner).
+//                          A batch for child units goes on only with credits for all of its
+//                          packets at each of them, else it waits in its broadcast's own list
+//                          (credit_wait_ps), never in the shared stages after this one.
 //   generate()             descriptor generation: one descriptor per child of the batch's
 //                          collective, descriptor_cycles each, into the Work Queue Element
-//                          while it has room (step 5); a batch whose collective has no
-//                          Membership entry yet waits for its Mini Packet.
+//                          while it has room (step 5).
 //   dispatch()             Dispatcher, dispatch_cycles per descriptor: "successfully
 //                          established connection descriptors are sent to the Send Packet
 //                          Scheduler" (6-7). A connection is an open send channel to one
@@ -59,9 +59,11 @@
 //                          is sent to the Membership Table, and the corresponding memory is
 //                          released": when the last copy of a batch has left the SI, the
 //                          batch's memory is released at once (a waiting head data packet may
-//                          go then) and the Membership Table counts its packets; when the
-//                          collective's expected packets have all been sent, its entry is
-//                          freed (membership_freed) and a Mini Packet waiting for room may go.
+//                          go then) and the Membership Table counts its packets; a credit
+//                          return for them is queued for the parent unit, if any; when the
+//                          collective's expected packets have all been sent, its entry and
+//                          reservation are freed (membership_freed) and a Mini Packet waiting
+//                          for room may go.
 //                          Memory is released per batch, not per packet: the descriptors
 //                          describe the batch, and the paper releases memory on completion.
 //
@@ -111,7 +113,9 @@ class bcast_unit final : public bcast_unit_base {
   void erase_membership(uint32_t collective_id);
   uint64_t working_memory_used_bytes() const { return m_memory_used; }
   uint64_t working_memory_used_bytes(uint32_t collective_id) const;
+  // Rx-queues 0 .. rx_queues - 1 take hand-off data, rx_queues .. 2 rx_queues - 1 relayed data.
   uint32_t rx_queue_packets(uint32_t queue) const { return m_rx[queue].fifo.size(); }
+  uint32_t control_queue_packets() const { return m_control.fifo.size(); }
 
   bool idle() const override;
   bool describe_stall(std::ostream& os) const override;
@@ -144,14 +148,26 @@ class bcast_unit final : public bcast_unit_base {
     uint64_t open_bytes = 0;
     uint64_t memory_bytes = 0;
     std::vector<message_progress> messages;
-    std::vector<uint32_t> waiting;  // batches closed before the Mini Packet arrived
+    std::vector<uint32_t> credit_wait;  // closed batches waiting for credits, in order
+    sc_core::sc_time credit_since;      // since credit_wait became non-empty
   };
   // A Membership Table entry: the children, and the collective's data packets expected and
-  // sent to every child (step 10 frees the entry when they are equal).
+  // sent to every child (step 10 frees the entry when they are equal); the Working Memory
+  // reserved for it, the unit its data come from (credits go back to it) and the credits
+  // held at each child unit, in packets (README.md, mechanisms 3-4).
   struct table_entry {
     std::vector<membership_child> children;
     uint64_t expected = membership_source::keep_entry;
     uint64_t done = 0;
+    uint64_t reserved_bytes = 0;
+    membership_child parent;
+    std::vector<uint64_t> credits;  // [child]; used for unit children only
+    bool unit_children = false;
+  };
+  struct credit_return {
+    uint32_t collective = 0;
+    uint32_t packets = 0;
+    membership_child parent;
   };
   // Stored packets that share descriptors; their memory goes when copies_left is 0.
   struct batch {
@@ -170,7 +186,13 @@ class bcast_unit final : public bcast_unit_base {
   sc_core::sc_time edge(const sc_core::sc_time& t) const;  // the first clock edge at or after t
   sc_core::sc_time after(uint32_t cycles) const;           // next clock edge + cycles
   bool head_can_go(rx_queue& q, const sc_core::sc_time& now);
+  rx_queue& queue_of(const tlm_net::packet& p);
   void move_ri();
+  bool take_credits(table_entry& e, const batch& b);  // all of the batch's, or none
+  void release_waiting(uint32_t collective);          // batches whose credits have come back
+  void parse_mini_packet(tlm_net::packet* p);
+  void parse_credit(tlm_net::packet* p);
+  bool send_credit(const sc_core::sc_time& now);
   void schedule();
   void store(tlm_net::packet* p);
   void close_chunk(uint32_t collective);
@@ -188,16 +210,18 @@ class bcast_unit final : public bcast_unit_base {
 
   tlm_net::tagged_fw<bcast_unit> m_fw;
   tlm_net::tagged_bw<bcast_unit> m_bw;
-  tlm_net::ring<tlm_net::packet*> m_ri;
+  std::vector<tlm_net::packet*> m_ri;  // assembled, in arrival order (README.md: per VC)
   sc_core::sc_time m_ri_blocked_since;
   sc_core::sc_time m_ri_next;  // the first edge the RI may hand on its next packet
   bool m_ri_blocked = false;
-  std::vector<rx_queue> m_rx;
+  std::vector<rx_queue> m_rx;  // hand-off bank, then relayed bank
+  rx_queue m_control;          // Mini Packets and credit returns, served first
   uint32_t m_rr = 0;
   sc_core::sc_time m_sched_free;
   std::map<uint32_t, table_entry> m_table;
   std::map<uint32_t, collective_state> m_collectives;
   uint64_t m_memory_used = 0;
+  uint64_t m_reserved = 0;  // Working Memory reserved by the Membership Table's entries
   std::vector<batch> m_batches;
   std::vector<uint32_t> m_free_batches;
   tlm_net::ring<uint32_t> m_gen_queue;  // batches; the front one is being described
@@ -212,8 +236,9 @@ class bcast_unit final : public bcast_unit_base {
   std::vector<descriptor> m_sps;  // dispatched descriptors (send_queue_descriptors reserved)
   uint32_t m_sps_rr = 0;          // the one to build a copy for next
   bool m_building = false;
-  uint32_t m_si_batch = 0;  // the batch of the copy in the SI (or being built)
-  tlm_net::packet* m_si_pkt = nullptr;  // built, waiting for the link and credits
+  uint32_t m_si_batch = 0;                    // the batch of the copy in the SI (or being built)
+  tlm_net::packet* m_si_pkt = nullptr;        // built, waiting for the link and credits
+  tlm_net::ring<credit_return> m_credit_out;  // sent by the SI ahead of its next copy
   uint64_t m_next_packet = 0;
   uint64_t m_in_flight = 0;  // packets between `in` and the Rx-queues or the scheduler
   tlm_net::packet m_credit_token;

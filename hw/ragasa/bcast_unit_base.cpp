@@ -2,6 +2,8 @@
 
 #include "tlm/units.h"
 
+#include <algorithm>
+
 namespace bcastsim::hw::ragasa {
 
 bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name, network::terminal_id terminal,
@@ -55,6 +57,19 @@ bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name, network::t
                   rx_hol_blocked_ps);
   m_stats.declare("ri_blocked_ps", "ps", "time the RI was blocked by a full Rx-queue",
                   ri_blocked_ps);
+  m_stats.declare("credit_wait_ps", "ps",
+                  "time closed batches waited for a child unit's credits, summed over broadcasts",
+                  credit_wait_ps);
+  m_stats.declare("credit_returns", "packets", "credit returns sent to parent units",
+                  credit_returns);
+}
+
+uint64_t reservation_bytes(const bcast_unit_params& p, uint64_t packets) {
+  const uint64_t s = p.packet_bytes;
+  const uint64_t chunk = std::max<uint64_t>(1, (p.descriptor_threshold_bytes + s - 1) / s);
+  uint64_t n = std::min<uint64_t>(uint64_t{p.reserved_chunks} * chunk, p.working_memory_bytes / s);
+  if (packets != membership_source::keep_entry && packets > 0) n = std::min(n, packets);
+  return n * s;
 }
 
 }  // namespace bcastsim::hw::ragasa

@@ -29,7 +29,7 @@ struct bcast_unit_params {
   // The paper gives no size. 128: the all-nodes experiment of the paper (72 nodes, every
   // one a root) keeps 72 broadcasts in every unit at once, and tables are sized in powers
   // of two.
-  uint32_t membership_entries = 128;  // broadcasts the Membership Table holds
+  uint32_t membership_entries = 128;           // broadcasts the Membership Table holds
   uint64_t descriptor_threshold_bytes = 4096;  // bytes of a message before descriptors
   uint32_t work_queue_descriptors = 16;        // Work Queue Element capacity
   uint32_t send_queue_descriptors = 8;         // dispatched descriptors the SPS holds
@@ -39,6 +39,13 @@ struct bcast_unit_params {
   uint32_t dispatch_cycles = 2;                // Dispatcher, per descriptor
   uint32_t send_cycles = 4;                    // Send Packet Scheduler + SI, per packet
   uint32_t input_buffer_bytes = 2048;          // RI buffer per VC: the router's credits
+  // Working Memory reserved per broadcast, in chunks (README.md, mechanism 3): one chunk
+  // filling, one waiting for its descriptors, two in the Send Packet Scheduler keep the
+  // unit's pipeline busy, and 4 x 4 KiB holds a whole 16 KiB broadcast (the paper's headline
+  // size), so one broadcast of that size never waits for memory.
+  uint32_t reserved_chunks = 4;
+  // A credit return's wire size: a header naming the broadcast and the packets freed.
+  uint32_t credit_packet_bytes = 16;
   // Set by the fabric from the network, not keys of their own:
   uint32_t packet_bytes = 512;           // largest packet
   uint32_t output_buffer_bytes = 16384;  // the router's VC 0 buffer behind `out`
@@ -72,8 +79,17 @@ struct bcast_unit_params {
     v.field("ragasa.send_queue_descriptors", send_queue_descriptors, 1, 1e6,
             "connections the Send Packet Scheduler holds and interleaves (one per child)");
     v.field("ragasa.send_cycles", send_cycles, 0, 1e6, "Send Packet Scheduler + SI, per packet");
+    v.field("ragasa.reserved_chunks", reserved_chunks, 1, 1e6,
+            "Working Memory reserved per broadcast at admission, in chunks (hw/ragasa/README.md)");
+    v.field("ragasa.credit_packet_bytes", credit_packet_bytes, 1, 1 << 20,
+            "wire size of a credit return from a child unit to its parent");
   }
 };
+
+// The Working Memory a unit reserves for a broadcast of `packets` data packets (keep_entry or
+// 0: unknown) when its Mini Packet is parsed: min(packets, reserved_chunks x a chunk's
+// packets, what the memory holds) whole packets (hw/ragasa/README.md, mechanism 3).
+uint64_t reservation_bytes(const bcast_unit_params& p, uint64_t packets);
 
 // One child of a collective at this unit: a terminal attached to the router, or the Bcast
 // Unit of a neighbouring router (unit_router), reached by routing toward `dst`, one of that
@@ -102,7 +118,18 @@ class membership_source {
   static constexpr uint64_t keep_entry = ~uint64_t{0};
   void set(uint32_t collective_id, std::vector<membership_child> children,
            uint64_t packets = keep_entry) {
-    m_entries[collective_id] = entry{std::move(children), packets};
+    entry& e = m_entries[collective_id];
+    e.children = std::move(children);
+    e.packets = packets;
+  }
+  // The unit this unit's data of the collective come from (a tree edge: it returns credits
+  // to it); none (the default) when they come from a host.
+  void set_parent(uint32_t collective_id, const membership_child& parent) {
+    m_entries[collective_id].parent = parent;
+  }
+  membership_child parent(uint32_t collective_id) const {
+    const auto it = m_entries.find(collective_id);
+    return it == m_entries.end() ? membership_child{} : it->second.parent;
   }
   const std::vector<membership_child>* find(uint32_t collective_id) const {
     const auto it = m_entries.find(collective_id);
@@ -118,6 +145,7 @@ class membership_source {
   struct entry {
     std::vector<membership_child> children;
     uint64_t packets = keep_entry;
+    membership_child parent;
   };
   std::map<uint32_t, entry> m_entries;
 };
@@ -170,9 +198,11 @@ class bcast_unit_base : public sc_core::sc_module {
   tlm_net::counter work_queue_peak_descriptors;
   tlm_net::counter send_queue_peak_descriptors;
   tlm_net::counter connection_wait_ps;  // the Dispatcher's head descriptor waiting to connect
-  tlm_net::counter memory_stall_ps;    // head data packets waiting for memory
-  tlm_net::counter rx_hol_blocked_ps;  // packets queued behind such a head
-  tlm_net::counter ri_blocked_ps;      // RI blocked by a full Rx-queue
+  tlm_net::counter memory_stall_ps;     // head data packets waiting for memory
+  tlm_net::counter rx_hol_blocked_ps;   // packets queued behind such a head
+  tlm_net::counter ri_blocked_ps;       // RI blocked by a full Rx-queue
+  tlm_net::counter credit_wait_ps;      // closed batches waiting for a child unit's credits
+  tlm_net::counter credit_returns;      // credit returns sent to parent units
   const tlm_net::stat_group& stats() const { return m_stats; }
 
  protected:

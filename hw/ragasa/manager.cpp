@@ -14,6 +14,8 @@ void fill_membership(const network::topology& topo, const algorithms::ragasa_tre
         kids.push_back(membership_child{c.id, network::invalid_id});
       } else {
         kids.push_back(membership_child{topo.terminals_of(c.id).front(), c.id});
+        // The child unit returns credits to this one (hw/ragasa/README.md, mechanism 4).
+        sources[c.id].set_parent(collective_id, membership_child{topo.terminals_of(r).front(), r});
       }
     }
     sources[r].set(collective_id, std::move(kids));
@@ -33,19 +35,21 @@ void fill_membership(const algorithms::ragasa_relays& relays, uint32_t collectiv
 
 manager::manager(const sc_core::sc_module_name& name, const network::topology& topo, nic& nic,
                  std::vector<managed_collective> collectives, const manager_params& params,
-                 uint32_t membership_entries)
+                 uint32_t membership_entries, uint64_t working_memory_bytes)
     : sc_core::sc_module(name),
       m_topo(topo),
       m_nic(nic),
       m_params(params),
       m_collectives(std::move(collectives)),
       m_credits(topo.num_routers(), membership_entries),
+      m_memory(topo.num_routers(), working_memory_bytes),
       m_held(topo.num_routers()) {
   for (uint32_t i = 0; i < m_collectives.size(); ++i) {
     const managed_collective& c = m_collectives[i];
     if (c.collective_id >= m_index.size()) m_index.resize(c.collective_id + 1, ~0u);
     m_index[c.collective_id] = i;
     m_left.push_back(static_cast<uint32_t>(c.routers.size()));
+    m_setup_done.push_back(sc_core::SC_ZERO_TIME);
     m_expected += m_left.back();
   }
   m_stats.declare("mini_packets_sent", "packets",
@@ -71,9 +75,10 @@ manager::manager(const sc_core::sc_module_name& name, const network::topology& t
 void manager::send(uint32_t index, uint32_t i) {
   const managed_collective& c = m_collectives[index];
   --m_credits[c.routers[i]];
+  if (i < c.reserve_bytes.size()) m_memory[c.routers[i]] -= c.reserve_bytes[i];
   message m;
   m.kind = tlm_net::packet_kind::control;
-  m.offload = to_unit(c.routers[i]);
+  m.offload = to_unit(c.routers[i], packet_class::mini);
   m.dst = m_topo.terminals_of(c.routers[i]).front();  // where routing aims
   m.collective_id = c.collective_id;
   m.bytes = c.mini_packet_bytes[i];
@@ -82,12 +87,17 @@ void manager::send(uint32_t index, uint32_t i) {
   mini_packet_bytes_sent += m.bytes;
 }
 
+bool manager::admits(network::router_id r, uint32_t index, uint32_t i) const {
+  const managed_collective& c = m_collectives[index];
+  return m_credits[r] > 0 && (i >= c.reserve_bytes.size() || c.reserve_bytes[i] <= m_memory[r]);
+}
+
 void manager::start() {
   for (uint32_t index = 0; index < m_collectives.size(); ++index) {
     const managed_collective& c = m_collectives[index];
     for (uint32_t i = 0; i < c.routers.size(); ++i) {
       const network::router_id r = c.routers[i];
-      if (m_credits[r] > 0 && m_held[r].empty()) {
+      if (m_held[r].empty() && admits(r, index, i)) {
         send(index, i);
       } else {
         m_held[r].push_back(held{index, i, sc_core::sc_time_stamp()});
@@ -122,8 +132,8 @@ void manager::on_membership(uint32_t collective_id) {
   m_settle.notify(sc_core::SC_ZERO_TIME);
 }
 
-void manager::on_freed(network::terminal_id unit_terminal, uint32_t) {
-  m_freed_now.push_back(m_topo.router_of(unit_terminal));
+void manager::on_freed(network::terminal_id unit_terminal, uint32_t collective_id) {
+  m_freed_now.push_back(freed{m_topo.router_of(unit_terminal), collective_id});
   m_settle.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -134,21 +144,34 @@ void manager::settle() {
     ++mini_packets_parsed;
     ++m_parsed;
     if (--m_left[i] > 0) continue;
+    m_setup_done[i] = sc_core::sc_time_stamp();
     if (m_parsed == m_expected) setup_ps.value = sc_core::sc_time_stamp().value();
     for (host* h : m_collectives[i].gated) h->open_offload_gate(m_collectives[i].context);
   }
   m_parsed_now.clear();
   std::sort(m_freed_now.begin(), m_freed_now.end());
-  for (const network::router_id r : m_freed_now) {
+  for (const freed& f : m_freed_now) {
+    const network::router_id r = f.router;
     ++entries_freed;
     ++m_credits[r];
-    if (m_held[r].empty()) continue;
-    const held h = m_held[r].front();
-    m_held[r].pop_front();
-    mini_packet_wait_ps += (sc_core::sc_time_stamp() - h.since).value();
-    send(h.index, h.router);
+    m_memory[r] += reserved(r, f.collective_id);
+    // In collective order: the head goes first, and only once it fits.
+    while (!m_held[r].empty() && admits(r, m_held[r].front().index, m_held[r].front().router)) {
+      const held h = m_held[r].front();
+      m_held[r].pop_front();
+      mini_packet_wait_ps += (sc_core::sc_time_stamp() - h.since).value();
+      send(h.index, h.router);
+    }
   }
   m_freed_now.clear();
+}
+
+uint64_t manager::reserved(network::router_id r, uint32_t collective_id) const {
+  if (collective_id >= m_index.size() || m_index[collective_id] == ~0u) return 0;
+  const managed_collective& c = m_collectives[m_index[collective_id]];
+  for (size_t i = 0; i < c.routers.size() && i < c.reserve_bytes.size(); ++i)
+    if (c.routers[i] == r) return c.reserve_bytes[i];
+  return 0;
 }
 
 std::vector<uint32_t> manager::incomplete(size_t max) const {

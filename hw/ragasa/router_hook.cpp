@@ -8,7 +8,7 @@ bool router_hook::route(const router& r, tlm_net::packet& p, network::route_deci
   const network::router_id target = unit_router(p);
   if (target == network::invalid_id) return false;
   if (target == r.id()) {
-    d = {r.attached_port(), 0};  // ejection VC, as toward a terminal
+    d = {r.attached_port(), unit_port_vc(unit_class(p))};  // the class's VC (README.md)
     return true;
   }
   if (!r.routing().at_source(p.route)) return false;  // mid-route: the policy's
