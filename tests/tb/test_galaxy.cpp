@@ -275,14 +275,14 @@ BOOST_AUTO_TEST_CASE(arrivals_say_which_origin_came_when) {
     }
     uint32_t redundant_pairs = 0;  // (router, origin) brought by more than one transfer
     for (const nlohmann::json& row : g["per_router"]) {
-      const uint32_t r = row["router"].get<uint32_t>();
-      BOOST_TEST(row["arrivals"][0][2].get<uint32_t>() == r);  // its own, from itself
+      const uint32_t rt = row["router"].get<uint32_t>();
+      BOOST_TEST(row["arrivals"][0][2].get<uint32_t>() == rt);  // its own, from itself
       for (size_t i = 1; i < row["arrivals"].size(); ++i) {
         const nlohmann::json& e = row["arrivals"][i];
-        const auto it = fired.find({e[2].get<uint32_t>(), r, e[0].get<uint32_t>()});
-        BOOST_TEST_REQUIRE((it != fired.end()), alg << ": router " << r << " origin " << e[0]);
+        const auto it = fired.find({e[2].get<uint32_t>(), rt, e[0].get<uint32_t>()});
+        BOOST_TEST_REQUIRE((it != fired.end()), alg << ": router " << rt << " origin " << e[0]);
         BOOST_TEST(it->second <= num(e[1]));
-        redundant_pairs += carriers[{r, e[0].get<uint32_t>()}] > 1 ? 1 : 0;
+        redundant_pairs += carriers[{rt, e[0].get<uint32_t>()}] > 1 ? 1 : 0;
       }
     }
     BOOST_TEST((redundant_pairs > 0) == (std::string(alg) == "rfata"));
