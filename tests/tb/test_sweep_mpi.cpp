@@ -39,7 +39,9 @@ BOOST_AUTO_TEST_CASE(mpirun_n2_and_j2_give_identical_csvs) {
   pclose(f);
   BOOST_TEST_INFO(output);
   BOOST_CHECK(contains(output, "over 2 MPI ranks"));
-  BOOST_CHECK(contains(output, "24 points, 14 ok, 10 failed"));
+  // Every 3000-ns point reaches its limit (Ragasa's 1 KiB finished in time before issue 40
+  // moved the unit port's default to 5.25 GiB/s).
+  BOOST_CHECK(contains(output, "24 points, 12 ok, 12 failed"));
 
   const std::string a = read_file(dir + "/local/results.csv");
   const std::string b = read_file(dir + "/mpi/results.csv");
