@@ -1,6 +1,7 @@
 #include "tb/cosim/coverage.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <ostream>
 #include <set>
@@ -21,20 +22,32 @@ void coverage::add(const coverage& c) {
 
 namespace {
 
-// Scheduler picks while another Rx-queue held a packet. A packet enters its Rx-queue
-// (collective_id % rx_queues) when the unit returns its credit (credits come in arrival
-// order) and leaves it at its `scheduled` event; each queue is FIFO, so counting both per
-// queue up to a time tells whether the queue held a packet then.
+// Data picks of the Receive Packet Scheduler while another data queue held a packet. A
+// packet enters its queue (hand-off: collective_id % rx_queues, relayed: rx_queues + that,
+// control: 2 rx_queues) when the unit returns its credit (in arrival order within its VC)
+// and leaves it at its `scheduled` event; each queue is FIFO, so counting both per queue up
+// to a time tells whether the queue held a packet then.
 uint64_t contended_picks(const stimulus& s, const event_log& ref) {
+  const uint32_t n = s.params.rx_queues;
   std::map<uint32_t, std::vector<uint64_t>> in, out;  // [queue] times
-  const std::vector<event>& credits = ref[stage::credit];
-  for (size_t k = 0; k < credits.size() && k < s.arrivals.size(); ++k)
-    in[s.arrivals[k].collective_id % s.params.rx_queues].push_back(credits[k].t_ps);
+  std::array<std::vector<uint32_t>, 3> queues;        // [vc]: the queue of each arrival
+  for (const arrival& a : s.arrivals) {
+    const uint32_t q = a.cls == hw::ragasa::packet_class::handoff   ? a.collective_id % n
+                       : a.cls == hw::ragasa::packet_class::relayed ? n + a.collective_id % n
+                                                                    : 2 * n;
+    queues[hw::ragasa::unit_port_vc(a.cls)].push_back(q);
+  }
+  std::array<size_t, 3> next{};
+  for (const event& c : ref[stage::credit]) {
+    if (c.vc < 3 && next[c.vc] < queues[c.vc].size())
+      in[queues[c.vc][next[c.vc]++]].push_back(c.t_ps);
+  }
   for (const event& e : ref[stage::scheduled]) out[e.n].push_back(e.t_ps);
   uint64_t picks = 0;
   for (const event& e : ref[stage::scheduled]) {
+    if (e.n >= 2 * n) continue;  // the control queue goes first, not in turn
     for (const auto& [q, times] : in) {
-      if (q == e.n) continue;
+      if (q == e.n || q >= 2 * n) continue;
       const auto entered = std::upper_bound(times.begin(), times.end(), e.t_ps) - times.begin();
       const std::vector<uint64_t>& left = out[q];
       const auto gone = std::upper_bound(left.begin(), left.end(), e.t_ps) - left.begin();
