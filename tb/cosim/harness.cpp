@@ -90,9 +90,7 @@ class unit_driver final : public sc_core::sc_module, public tlm_net::bw_if {
       m_lanes[vc].arrivals.push_back(k);
     }
     for (lane& l : m_lanes) l.credit_bytes = s.params.input_buffer_bytes;
-    SC_THREAD(run_vc0);
-    SC_THREAD(run_vc1);
-    SC_THREAD(run_vc2);
+    SC_THREAD(run);
   }
   SC_HAS_PROCESS(unit_driver);
 
@@ -154,30 +152,44 @@ class unit_driver final : public sc_core::sc_module, public tlm_net::bw_if {
     return l.credit_bytes >= a.size_bytes && l.in_ri < m_stim.max_ri_packets;
   }
 
-  void run_vc0() { run(m_lanes[0]); }
-  void run_vc1() { run(m_lanes[1]); }
-  void run_vc2() { run(m_lanes[2]); }
-
-  // A packet held back for credits delays every later arrival of its lane by as much.
-  void run(lane& l) {
-    for (; l.next < l.arrivals.size(); ++l.next) {
-      const arrival& a = m_stim.arrivals[l.arrivals[l.next]];
-      const uint64_t planned = a.send_ps + l.lag_ps;
-      if (planned > now_ps()) sc_core::wait(ps(planned - now_ps()));
-      while (!can_send(l, a)) {
-        l.blocked = true;
-        uint64_t next = 0;
-        for (const credit& c : l.pending)
-          if (next == 0 || c.when_ps < next) next = c.when_ps;
-        if (next > 0) {
-          sc_core::wait(ps(next - now_ps()), m_credit_event);
-        } else {
-          sc_core::wait(m_credit_event);
+  // One link, one thread: of the lanes whose next packet is due, has its credits and finds
+  // the link free, the one whose packet comes first in the stimulus goes (so both sides
+  // break ties alike); a packet held back (for credits or the link) delays every later
+  // arrival of its lane by as much, and the RI sees tails in the order packets start, as in
+  // the fabric.
+  void run() {
+    while (!done()) {
+      const uint64_t now = now_ps();
+      lane* best = nullptr;
+      uint64_t wake = ~uint64_t{0};
+      for (lane& l : m_lanes) {
+        if (l.next >= l.arrivals.size()) continue;
+        const arrival& a = m_stim.arrivals[l.arrivals[l.next]];
+        const uint64_t planned = std::max(a.send_ps + l.lag_ps, m_link_free_ps);
+        if (planned > now) {
+          wake = std::min(wake, planned);
+          l.blocked = false;
+          continue;
+        }
+        l.blocked = !can_send(l, a);
+        if (l.blocked) {
+          for (const credit& c : l.pending) wake = std::min(wake, c.when_ps);
+        } else if (!best || l.arrivals[l.next] < best->arrivals[best->next]) {
+          best = &l;
         }
       }
-      l.blocked = false;
-      if (now_ps() > planned) l.lag_ps = now_ps() - a.send_ps;
-      send(l, a);
+      if (best) {
+        const arrival& a = m_stim.arrivals[best->arrivals[best->next]];
+        if (now > a.send_ps + best->lag_ps) best->lag_ps = now - a.send_ps;
+        send(*best, a);
+        ++best->next;
+        continue;
+      }
+      if (wake != ~uint64_t{0}) {
+        sc_core::wait(ps(wake - now), m_credit_event);
+      } else {
+        sc_core::wait(m_credit_event);
+      }
     }
   }
 
@@ -198,6 +210,8 @@ class unit_driver final : public sc_core::sc_module, public tlm_net::bw_if {
     p->count = a.count;
     p->created = p->injected = sc_core::sc_time_stamp();
     p->tail_time = ps(a.tail_ps + l.lag_ps);
+    m_link_free_ps = a.tail_ps + l.lag_ps;
+    m_link_free_ps = a.tail_ps + l.lag_ps;
     l.credit_bytes -= a.size_bytes;
     ++l.in_ri;
     ++m_sent;
@@ -213,6 +227,7 @@ class unit_driver final : public sc_core::sc_module, public tlm_net::bw_if {
   std::array<lane, k_lanes> m_lanes;
   sc_core::sc_event m_credit_event;
   size_t m_sent = 0;
+  uint64_t m_link_free_ps = 0;  // the unit link's tail: the next packet starts after it
 };
 
 // The router behind a unit's `out` (see harness.h and sink_params).
