@@ -131,12 +131,15 @@ BOOST_AUTO_TEST_CASE(rtl_fault_unfair_is_caught) {
                   }));
 }
 
-// Memory freed one copy early: Working Memory short, several children per collective.
+// Memory freed one copy early: small reservations (a broadcast's data wait for its own
+// memory), several children per collective.
 BOOST_AUTO_TEST_CASE(rtl_fault_early_free_is_caught) {
   fault_is_caught("rtl-fault-early-free", seed_where([](const tb::cosim::stimulus& s) {
                     for (const auto& [id, kids] : s.membership)
                       if (kids.size() < 2) return false;
-                    return s.params.working_memory_bytes <= 4096 && offered_load(s) >= 1.0;
+                    const uint64_t reserved = hw::ragasa::reservation_bytes(
+                        s.params, hw::ragasa::membership_source::keep_entry);
+                    return reserved <= 2 * s.params.packet_bytes && offered_load(s) >= 1.0;
                   }));
 }
 
