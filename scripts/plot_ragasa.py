@@ -8,6 +8,11 @@ collective.completion_ns).
   scripts/plot_ragasa.py [--results experiments/ragasa/results] [--out experiments/ragasa]
   scripts/plot_ragasa.py --tables     # prints the README's Markdown tables instead
 
+With every node broadcasting the tables lead with the headline (README.md, Metrics): the mean
+over the broadcasts of each one's data completion from its own start
+(collective.broadcasts.data_completion_ns.mean), with Ragasa's set-up beside it
+(ragasa.broadcasts.setup_ns.*); results from before those columns show '-' there.
+
 Writes into --out:
   sizes.png    completion time vs message size (log-log) for binomial and ragasa (unit port
                5.25 .. 42 GiB/s, and descriptor threshold 512 B), and the speedup over binomial
@@ -50,12 +55,40 @@ ALG, BYTES, ROOT = "collective.algorithm", "collective.bytes", "collective.root"
 PORT, THR = "ragasa.port_bandwidth_gib_per_s", "ragasa.descriptor_threshold_bytes"
 WM, RXQ, SQ = "ragasa.working_memory_bytes", "ragasa.rx_queue_packets", "ragasa.send_queue_descriptors"
 OVERHEAD = "host.send_overhead_ns"
+ROOTS = "collective.roots"
+# Every node broadcasting (README.md, Metrics): each broadcast from its own start, its set-up
+# (Ragasa) beside it. Results from before these columns have none; their cells read "-".
+BC_DATA = "collective.broadcasts.data_completion_ns.mean"
+BC_DATA_MAX = "collective.broadcasts.data_completion_ns.max"
+BC_RANK = "collective.broadcasts.rank_average_ns.mean"
+BC_SETUP = "ragasa.broadcasts.setup_ns.mean"
+BC_SETUP_MAX = "ragasa.broadcasts.setup_ns.max"
+
+
+def has(row, key):
+    return row.get(key) not in (None, "")
+
+
+def headline(row):
+    """The run's headline: with every node broadcasting, the mean over the broadcasts of each
+    one's data completion from its own start (set-up apart); with one root, completion (the
+    same figure). An older results.csv without the column gives completion, the first start to
+    the last rank, set-up waits mixed in."""
+    return float(row[BC_DATA]) if has(row, BC_DATA) else float(row[DONE])
+
+
+def opt(row, key, fmt=None):
+    """A cell of an optional column: '-' where the results have none."""
+    return (fmt or ns)(float(row[key])) if has(row, key) else "-"
+# df72.yaml's unit port rate (a router port's own; 21 before issue 40), as the sweeps write it.
+DEFAULT_PORT = "5.25"
 
 
 def read(res, study):
     """The successful points of RESULTS/<study>/results.csv."""
     path = os.path.join(res, study, "results.csv")
-    rows = [r for r in csv.DictReader(open(path)) if r["status"] == "ok"]
+    with open(path) as f:
+        rows = [r for r in csv.DictReader(f) if r["status"] == "ok"]
     if not rows:
         raise SystemExit(f"{path}: no successful points")
     return rows
@@ -99,7 +132,7 @@ def plot_sizes(res, out):
               "21": ("tab:blue", "-", "D"), "42": ("tab:purple", "-.", "P")}
     for p in sorted(ports, key=float):
         color, ls, mk = styles.get(p, ("grey", (0, (5, 1)), "X"))
-        label = f"ragasa, port {p} GiB/s" + (" (default)" if p == "21" else "")
+        label = f"ragasa, port {p} GiB/s" + (" (default)" if p == DEFAULT_PORT else "")
         series.append((label, ports[p], dict(color=color, linestyle=ls, marker=mk, ms=5,
                                              fillstyle="none")))
     series.append(("ragasa, port 21, threshold 512 B",
@@ -138,7 +171,8 @@ def plot_sizes(res, out):
 def read_buffers(res, study):
     """Every point of RESULTS/<study>/results.csv, failed ones too (a deadlock is a result)."""
     path = os.path.join(res, study, "results.csv")
-    rows = list(csv.DictReader(open(path)))
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
     if not any(r["status"] == "ok" for r in rows):
         raise SystemExit(f"{path}: no successful points")
     return rows
@@ -199,7 +233,8 @@ def plot_buffers(res, out):
     handles.append(Line2D([], [], color="black", marker="X", ms=8, linestyle="none",
                           label="deadlock (some depth)"))
     fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=9)
-    fig.suptitle("Bcast Unit buffer sweep at 16 KiB (72-node Df(2,4,2), ragasa, port 21 GiB/s)")
+    fig.suptitle("Bcast Unit buffer sweep at 16 KiB (72-node Df(2,4,2), ragasa, "
+                 f"port {DEFAULT_PORT} GiB/s)")
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return save(fig, out, "buffers.png", dpi=100)
 
@@ -233,13 +268,18 @@ def print_buffer_tables(res):
            ("peak Working Memory B", WM_PEAK, count), ("peak Rx-queue packets", RX_PEAK, count)]
     # All nodes: the waits run to milliseconds, and the peaks are the whole memory and the
     # whole queue at every completed point (checked below), so they are left out.
-    every = [("completion ns", DONE, ns), ("mean rank completion ns", RANK_AVG, ns),
+    # All nodes: the headline (mean per-broadcast data completion from its own start) and
+    # the set-up beside it, then the span (first start to last rank) that mixes them.
+    every = [("mean broadcast data ns", BC_DATA, ns), ("mean set-up ns", BC_SETUP, ns),
+             ("completion (span) ns", DONE, ns), ("mean rank completion ns", RANK_AVG, ns),
              ("memory stall ms", STALL, ms), ("Rx HOL ms", HOL, ms), ("RI blocked ms", RI, ms),
              ("connection wait ms", CONN, ms)]
     for study, title, cols in (("buffers", "one broadcast from rank 0", one),
                                ("buffers-all", "all 72 nodes broadcasting", every)):
         rows_all = read_buffers(res, study)
-        if cols is every:
+        # Columns the results do not have (a study from before them) are left out.
+        cols = [c for c in cols if any(has(r, c[1]) for r in rows_all)]
+        if study == "buffers-all":
             done = [r for r in rows_all if r["status"] == "ok"]
             full = all(int(r[WM_PEAK]) == int(r[WM]) and int(r[RX_PEAK]) == int(r[RXQ])
                        for r in done)
@@ -264,12 +304,14 @@ def print_buffer_tables(res):
                 for q in qs:
                     for a, b in zip(wms, wms[1:]):
                         ra, rb = rows[(a, q)], rows[(b, q)]
-                        if ra["status"] == rb["status"] == "ok" and t(ra) < t(rb):
-                            faster.append(f"depth {q}: {a:,} B {ns(t(ra))} < {b:,} B "
-                                          f"{ns(t(rb))} ({100 * (t(rb) - t(ra)) / t(rb):.2f} %)")
+                        ha, hb = (headline(ra), headline(rb)) if ra["status"] == rb["status"] == "ok" else (0, 0)
+                        if ra["status"] == rb["status"] == "ok" and ha < hb:
+                            faster.append(f"depth {q}: {a:,} B {ns(ha)} < {b:,} B "
+                                          f"{ns(hb)} ({100 * (hb - ha) / hb:.2f} %)")
                 pairs = sum(rows[(a, q)]["status"] == rows[(b, q)]["status"] == "ok"
                             for q in qs for a, b in zip(wms, wms[1:]))
-                print(f"\nless memory finished first in {len(faster)} of {pairs} adjacent pairs"
+                by = "mean broadcast data" if any(has(r, BC_DATA) for r in rows.values()) else "completion"
+                print(f"\nless memory finished first ({by}) in {len(faster)} of {pairs} adjacent pairs"
                       + (":" if faster else "."))
                 for f in faster:
                     print(f"- {f}")
@@ -278,19 +320,26 @@ def print_buffer_tables(res):
 # ---- The ensemble: buffers-all's grid over host send overheads ------------------------------
 
 def ensemble(res):
-    """{(threshold, depth, wm): (values of DONE, values of RANK_AVG, failed points)} of
-    buffers-ensemble, one value per host send overhead that completed."""
-    groups = defaultdict(lambda: ([], [], 0))
+    """{(threshold, depth, wm): ([values per metric of ENSEMBLE_METRICS], failed points)} of
+    buffers-ensemble, one value per host send overhead that completed (a metric the results do
+    not have gets none)."""
+    groups = defaultdict(lambda: ([[] for _ in ENSEMBLE_METRICS], 0))
     for r in read_buffers(res, "buffers-ensemble"):
         key = (int(r[THR]), int(r[RXQ]), int(r[WM]))
-        done, avg, failed = groups[key]
+        values, failed = groups[key]
         if r["status"] == "ok":
-            done.append(float(r[DONE]))
-            avg.append(float(r[RANK_AVG]))
-            groups[key] = (done, avg, failed)
-        else:
-            groups[key] = (done, avg, failed + 1)
+            for v, (col, _) in zip(values, ENSEMBLE_METRICS):
+                if has(r, col):
+                    v.append(float(r[col]))
+        groups[key] = (values, failed + (r["status"] != "ok"))
     return groups
+
+
+# The ensemble's metrics: the headline first (each broadcast from its own start, set-up apart),
+# then the span and the mean rank completion, which mix the later broadcasts' set-up in.
+ENSEMBLE_METRICS = [(BC_DATA, "mean broadcast data completion"),
+                    (DONE, "completion (first start to last rank)"),
+                    (RANK_AVG, "mean rank completion")]
 
 
 def mean_sd(v):
@@ -303,14 +352,17 @@ def plot_ensemble(res, out):
     thresholds = sorted({k[0] for k in groups}, reverse=True)
     depths = sorted({k[1] for k in groups})
     colors = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]
-    fig, axes = plt.subplots(2, len(thresholds), figsize=(13, 8.5), sharey="row")
+    # The metrics the results have (a study from before the per-broadcast figures has two).
+    shown = [(i, label) for i, (_, label) in enumerate(ENSEMBLE_METRICS)
+             if any(v[0][i] for v in groups.values())]
+    fig, axes = plt.subplots(len(shown), len(thresholds), figsize=(13, 4.25 * len(shown)),
+                             sharey="row", squeeze=False)
     for col, thr in enumerate(thresholds):
-        for row, (idx, label) in enumerate(((0, "completion (last rank)"),
-                                            (1, "mean rank completion"))):
+        for row, (idx, label) in enumerate(shown):
             ax = axes[row][col]
             for i, q in enumerate(depths):
-                pts = sorted((k[2], mean_sd(v[idx])) for k, v in groups.items()
-                             if k[0] == thr and k[1] == q and len(v[idx]) > 1)
+                pts = sorted((k[2], mean_sd(v[0][idx])) for k, v in groups.items()
+                             if k[0] == thr and k[1] == q and len(v[0][idx]) > 1)
                 # a small shift per depth keeps the error bars apart
                 xs = [w * 2 ** (0.06 * (i - 2)) for w, _ in pts]
                 ax.errorbar(xs, [m / 1e3 for _, (m, _) in pts], yerr=[s / 1e3 for _, (_, s) in pts],
@@ -321,13 +373,13 @@ def plot_ensemble(res, out):
             ax.set_ylabel(f"{label} (µs)")
             ax.set_title(f"threshold {thr} B: {label}", fontsize=10)
             ax.grid(True, alpha=0.3)
-            if row == 1:
+            if row == len(shown) - 1:
                 ax.set_xlabel("Working Memory (bytes)")
     axes[0][0].legend(fontsize=8)
-    n = max(len(v[0]) + v[2] for v in groups.values())
+    n = max(len(v[0][shown[0][0]]) + v[1] for v in groups.values())
     fig.suptitle("All 72 nodes broadcasting 16 KiB, nodes relay: mean and standard deviation "
                  f"over {n} host send overheads (290 to 310 ns)")
-    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     return save(fig, out, "buffers-ensemble.png", dpi=100)
 
 
@@ -345,18 +397,21 @@ def print_ensemble_tables(res):
     for thr in sorted({k[0] for k in groups}, reverse=True):
         depths = sorted({k[1] for k in groups if k[0] == thr})
         wms = sorted({k[2] for k in groups if k[0] == thr})
-        for idx, label in ((0, "completion µs"), (1, "mean rank completion µs")):
+        for idx, (_, name) in enumerate(ENSEMBLE_METRICS):
+            if not any(v[0][idx] for v in groups.values()):
+                continue  # results from before the metric
+            label = f"{name} µs"
             print(f"\n### Ensemble (results/buffers-ensemble), threshold {thr} B, {label}: "
                   "mean ± standard deviation; columns: Rx-queue depth\n")
             print("| Working Memory B | " + " | ".join(str(q) for q in depths) + " |")
             print("|---:|" + "---:|" * len(depths))
             for w in wms:
-                print(f"| {w:,} | " + " | ".join(cell(groups[(thr, q, w)][idx], groups[(thr, q, w)][2])
+                print(f"| {w:,} | " + " | ".join(cell(groups[(thr, q, w)][0][idx], groups[(thr, q, w)][1])
                                                  for q in depths) + " |")
             verdicts = defaultdict(list)
             for q in depths:
                 for a, b in zip(wms, wms[1:]):
-                    va, vb = groups[(thr, q, a)][idx], groups[(thr, q, b)][idx]
+                    va, vb = groups[(thr, q, a)][0][idx], groups[(thr, q, b)][0][idx]
                     if len(va) < 2 or len(vb) < 2:
                         continue
                     (ma, sa), (mb, sb) = mean_sd(va), mean_sd(vb)
@@ -369,7 +424,57 @@ def print_ensemble_tables(res):
                                                             if kind != "within 2 SE" else ""))
 
 
+def print_readings_tables(res):
+    """readings: binomial against both relays, (a) one root, (b) every node broadcasting. (b)
+    leads with the headline (mean per-broadcast data completion from its own start) and puts
+    Ragasa's set-up beside it, then the span (first start to last rank), which mixes them."""
+    rows = read_buffers(res, "readings")
+    by = {(r[ROOTS], int(r[BYTES]), r[ALG], r[RELAY]): r for r in rows}
+    xs = sorted({int(r[BYTES]) for r in rows})
+    paper = {16 * KIB: f"{PAPER_16K_SPEEDUP}x (all nodes)", 256 * KIB: "similar (all nodes)",
+             512 * KIB: "similar (all nodes)", 1024 * KIB: "similar (all nodes)"}
+
+    def cells(roots, x, relay, b):
+        r = by.get((roots, x, "ragasa", relay))
+        if r is None or r["status"] != "ok":
+            return ["deadlock" if r is not None else "-", "-"]
+        return [ns(headline(r)), f"{b / headline(r):.2f}x"]
+
+    every = ("(b) all 72 nodes broadcasting: mean over the broadcasts of each one's data "
+             "completion from its own start, ns" if any(has(r, BC_DATA) for r in rows) else
+             "(b) all 72 nodes broadcasting: completion from the first start to the last rank "
+             "(results from before the per-broadcast columns), ns")
+    for roots, title in (("one", "(a) one broadcast from rank 0, completion ns"), ("all", every)):
+        print(f"\n### Readings (results/readings) {title}\n")
+        print("| size | binomial | ragasa, nodes relay | speedup | ragasa, units relay | speedup "
+              "| paper |")
+        print("|---|---:|---:|---:|---:|---:|---|")
+        for x in xs:
+            b = by.get((roots, x, "binomial", "node"))
+            if b is None or b["status"] != "ok":
+                continue
+            hb = headline(b)
+            print(f"| {size_label(x)} | {ns(hb)} | " + " | ".join(
+                cells(roots, x, "node", hb) + cells(roots, x, "unit", hb))
+                + f" | {paper.get(x, '')} |")
+    print("\n### Readings (results/readings), all nodes: Ragasa's set-up beside its data, and "
+          "the span (first start to last rank), ns\n")
+    print("| size | relay | mean broadcast data | max broadcast data | mean rank average "
+          "| mean set-up | max set-up | span | binomial span |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for x in xs:
+        b = by.get(("all", x, "binomial", "node"))
+        for relay in ("node", "unit"):
+            r = by.get(("all", x, "ragasa", relay))
+            if r is None or r["status"] != "ok":
+                continue
+            print(f"| {size_label(x)} | {relay} | {opt(r, BC_DATA)} | {opt(r, BC_DATA_MAX)} | "
+                  f"{opt(r, BC_RANK)} | {opt(r, BC_SETUP)} | {opt(r, BC_SETUP_MAX)} | "
+                  f"{ns(t(r))} | {opt(b, DONE) if b and b['status'] == 'ok' else '-'} |")
+
+
 def print_tables(res):
+    print_readings_tables(res)
     sizes = read(res, "sizes")
     binomial = variant(sizes, "binomial")
     ragasa = variant(sizes, "ragasa")

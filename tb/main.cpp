@@ -143,9 +143,19 @@ void print_table(const nlohmann::json& r, const std::string& path) {
   if (collective && list.size() > 1) print_collective_rows(list, row);
   if (collective) {
     row("completion") << human_time(c["completion_ns"].get<double>())
-                      << (list.size() > 1 ? " (first start to last completion; rank average "
-                                          : " (last rank; rank average ")
+                      << (list.size() > 1 || c.contains("broadcasts")
+                              ? " (first start to last completion; rank average "
+                              : " (last rank; rank average ")
                       << human_time(c["rank_completion_ns_avg"].get<double>()) << ")\n";
+  }
+  if (collective && c.contains("broadcasts")) {  // every rank broadcasting: the headline
+    const auto& b = c["broadcasts"];
+    const auto& d = b["data_completion_ns"];
+    row("per broadcast") << b["count"] << " broadcasts, each from its own start to its last "
+                         << "receiver: mean " << human_time(d["mean"].get<double>()) << " (min "
+                         << human_time(d["min"].get<double>()) << ", max "
+                         << human_time(d["max"].get<double>()) << "); rank average mean "
+                         << human_time(b["rank_average_ns"]["mean"].get<double>()) << "\n";
   }
   if (r.contains("traffic")) print_traffic_rows(r["traffic"], row);
   row("packets") << "injected " << p["injected"] << " by NICs, delivered " << p["delivered"]

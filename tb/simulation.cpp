@@ -3,6 +3,7 @@
 #include "algorithms/registry.h"
 #include "algorithms/verify.h"
 #include "network/topology_kind.h"
+#include "tb/broadcast_figures.h"
 #include "tb/collective_keys.h"
 #include "tb/fabric.h"
 #include "tb/format.h"
@@ -60,10 +61,7 @@ nlohmann::json stats_to_json(const tlm_net::stat_group& g) {
     if (st.c) {
       j[st.name] = st.c->value;
     } else {
-      j[st.name] = {{"count", st.a->count},
-                    {"mean", st.a->mean()},
-                    {"min", st.a->count ? st.a->min : 0.0},
-                    {"max", st.a->count ? st.a->max : 0.0}};
+      j[st.name] = accumulator_json(*st.a);
     }
   }
   return j;
@@ -254,18 +252,22 @@ nlohmann::json collective_section(const scenario& s, const plan& p,
   }
   const auto ranks_complete =
       static_cast<uint64_t>(std::count(complete.begin(), complete.end(), true));
-  return {{"algorithm", s.algorithm},
-          {"ranks", p.place->num_ranks()},
-          {"root", s.root},
-          {"bytes", s.bytes},
-          {"collectives", p.prog.instances.size()},
-          {"completion_ns", all_done ? last - first : 0.0},
-          {"completion_ns_min", lo},
-          {"completion_ns_mean", sum / count},
-          {"completion_ns_max", hi},
-          {"rank_completion_ns_avg", rank_sum / count},
-          {"ranks_complete", ranks_complete},
-          {"messages", p.prog.messages}};
+  nlohmann::json c = {{"algorithm", s.algorithm},
+                      {"ranks", p.place->num_ranks()},
+                      {"root", s.root},
+                      {"bytes", s.bytes},
+                      {"collectives", p.prog.instances.size()},
+                      {"completion_ns", all_done ? last - first : 0.0},
+                      {"completion_ns_min", lo},
+                      {"completion_ns_mean", sum / count},
+                      {"completion_ns_max", hi},
+                      {"rank_completion_ns_avg", rank_sum / count},
+                      {"ranks_complete", ranks_complete},
+                      {"messages", p.prog.messages}};
+  // Every rank broadcasting: each broadcast from its own start, apart from the others'.
+  if (has_all_roots_broadcast(p.prog))
+    c["broadcasts"] = broadcasts_summary(broadcasts_of(p.prog, progress));
+  return c;
 }
 
 // result.json without perf and blocks.

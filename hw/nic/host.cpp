@@ -25,6 +25,33 @@ void collective_progress::reset(const algorithms::program& p) {
       if (inst.holds_at_start(m)) member_done(i, m);
     }
   }
+  broadcasts.assign(p.context_instance.size(), broadcast_progress{});
+  for (const algorithms::instance_info& inst : p.instances) {
+    if (!inst.algorithm || inst.algorithm->kind != algorithms::collective_kind::broadcast) continue;
+    const auto members = static_cast<uint32_t>(inst.ranks.size());
+    for (uint32_t k = 0; k < inst.contexts; ++k) {
+      broadcast_progress& b = broadcasts[inst.first_context + k];
+      b.broadcast = true;
+      if (inst.all_roots && k < inst.own.size()) {  // root k's block; the others receive it
+        b.root = k;
+        b.begin = inst.own[k].begin;
+        b.end = inst.own[k].end;
+        b.receivers = members - 1;
+        continue;
+      }
+      b.root = static_cast<uint32_t>(std::find(inst.ranks.begin(), inst.ranks.end(), inst.root) -
+                                     inst.ranks.begin());
+      b.end = inst.buffer_bytes;
+      for (uint32_t m = 0; m < members; ++m) b.receivers += inst.holds_at_start(m) ? 0 : 1;
+    }
+  }
+}
+
+void collective_progress::broadcast_done(uint32_t context) {
+  broadcast_progress& b = broadcasts[context];
+  ++b.receivers_done;
+  b.last_done = sc_core::sc_time_stamp();
+  b.done_ps_sum += b.last_done.value();
 }
 
 void collective_progress::member_done(uint32_t i, uint32_t member) {
@@ -123,6 +150,11 @@ void host::note_start(uint32_t context) {
   if (!ip.started) {
     ip.started = true;
     ip.start = sc_core::sc_time_stamp();
+  }
+  broadcast_progress& b = m_progress.broadcasts[context];
+  if (!b.started) {
+    b.started = true;
+    b.start = sc_core::sc_time_stamp();
   }
 }
 
@@ -298,7 +330,13 @@ void host::note_received(uint32_t context, uint64_t offset, uint64_t bytes) {
   slot& sl = *slot_of_context(context);
   sl.received_bytes += bytes;
   ++sl.received_messages;
+  // The broadcast of this context: its block held now, not before (bytes may come twice).
+  const broadcast_progress& b = m_progress.broadcasts[context];
+  const bool zero = b.begin == b.end;
+  const bool had =
+      !b.broadcast || (zero ? b.receivers_done == b.receivers : covers(sl, b.begin, b.end));
   if (bytes > 0) hold(sl, byte_range{offset, offset + bytes});
+  if (!had && (zero || covers(sl, b.begin, b.end))) m_progress.broadcast_done(context);
   // Zero bytes: held when every message the member receives has come (with all roots, one
   // per root), not at the first.
   const bool holds_all =
@@ -307,6 +345,13 @@ void host::note_received(uint32_t context, uint64_t offset, uint64_t bytes) {
           : !sl.held.empty() && sl.held.front().begin == 0 &&
                 sl.held.front().end >= sl.buffer_bytes;
   if (holds_all) m_progress.member_done(sl.instance, sl.member);
+}
+
+bool host::covers(const slot& sl, uint64_t begin, uint64_t end) {
+  // The held range reaching past `begin` (ranges are disjoint and sorted) must hold it all.
+  auto it = std::lower_bound(sl.held.begin(), sl.held.end(), begin,
+                             [](const byte_range& r, uint64_t at) { return r.end <= at; });
+  return it != sl.held.end() && it->begin <= begin && it->end >= end;
 }
 
 void host::hold(slot& sl, byte_range got) {

@@ -59,17 +59,39 @@ struct instance_progress {
   uint32_t members_done = 0;
 };
 
+// One broadcast of the program: a context of a broadcast instance, which is root k's block
+// with collective.roots = all (context first_context + k) and the whole buffer with one root.
+// It starts with the first send call of its context (its root's, since the others relay what
+// they received) and ends when its last receiver holds its block, whatever the instance's
+// other broadcasts do. A zero-byte broadcast sends each receiver one message: a receiver
+// holds it at its first.
+struct broadcast_progress {
+  bool broadcast = false;  // false: a context of an allgather
+  bool started = false;
+  sc_core::sc_time start;
+  uint64_t begin = 0;  // its block in the instance's buffer: [begin, end)
+  uint64_t end = 0;
+  uint32_t root = 0;       // member index of its root
+  uint32_t receivers = 0;  // members not holding the block from the start
+  uint32_t receivers_done = 0;
+  sc_core::sc_time last_done;
+  uint64_t done_ps_sum = 0;  // the receivers' done times, summed (exact, in ps)
+};
+
 // Shared by the hosts of one run.
 struct collective_progress {
   const algorithms::program* prog = nullptr;
-  std::vector<instance_progress> instances;  // [instance]
-  uint32_t instances_done = 0;               // every member holds every byte
-  std::vector<std::string> errors;           // broken invariants (exit 1)
+  std::vector<instance_progress> instances;    // [instance]
+  std::vector<broadcast_progress> broadcasts;  // [context]
+  uint32_t instances_done = 0;                 // every member holds every byte
+  std::vector<std::string> errors;             // broken invariants (exit 1)
 
   // Sized for `p`: members holding the whole buffer from the start are done then.
   void reset(const algorithms::program& p);
   // Member `member` of instance `i` now holds every byte.
   void member_done(uint32_t i, uint32_t member);
+  // A receiver of the broadcast of `context` now holds its block.
+  void broadcast_done(uint32_t context);
 };
 
 class host;
@@ -182,6 +204,7 @@ class host final : public sc_core::sc_module, public nic_client {
   void try_match();
   void note_received(uint32_t context, uint64_t offset, uint64_t bytes);
   static void hold(slot& sl, byte_range got);
+  static bool covers(const slot& sl, uint64_t begin, uint64_t end);
   slot* slot_of_context(uint32_t context);
   void note_start(uint32_t context);
   static bool channel_before(const channel& a, const channel& b);

@@ -266,7 +266,8 @@ void bcast_unit::parse_mini_packet(packet* p) {
   // A child unit reserved as much for the broadcast: all units have these parameters.
   e.credits.assign(e.children.size(), e.reserved_bytes / m_params.packet_bytes);
   e.unit_children = false;
-  for (const membership_child& k : e.children) e.unit_children |= k.unit_router != network::invalid_id;
+  for (const membership_child& k : e.children)
+    e.unit_children |= k.unit_router != network::invalid_id;
   if (m_table.size() > membership_peak_entries.value)
     membership_peak_entries.value = m_table.size();
   m_pool.release(p);
@@ -358,8 +359,8 @@ void bcast_unit::complete(uint32_t b) {
   const auto it = m_table.find(bt.collective);  // present: the batch was described from it
   it->second.done += bt.pkts.size();
   if (it->second.parent.unit_router != network::invalid_id) {  // the parent may send as many
-    m_credit_out.push(credit_return{bt.collective, static_cast<uint32_t>(bt.pkts.size()),
-                                    it->second.parent});
+    m_credit_out.push(
+        credit_return{bt.collective, static_cast<uint32_t>(bt.pkts.size()), it->second.parent});
     m_agenda.push(sc_core::sc_time_stamp(), action{});  // the SI looks at once
   }
   bt.pkts.clear();
@@ -623,13 +624,13 @@ bool bcast_unit::describe_stall(std::ostream& os) const {
   if (idle()) return false;
   const sc_time now = sc_core::sc_time_stamp();
   os << "  " << name() << ": " << m_ri.size() << " packets held in the RI"
-     << (m_ri_blocked ? " (blocked by a full queue)" : "") << ", Working Memory "
-     << m_memory_used << "/" << m_params.working_memory_bytes << " bytes used, " << m_reserved
-     << " reserved, " << m_gen_queue.size() << " batches for descriptors, "
-     << m_work_queue.size() << " descriptors in the Work Queue, " << m_sps.size()
-     << " dispatched, " << m_credit_out.size() << " credit returns to send; output credits "
-     << m_out.credits(0, now) << "/" << m_params.output_buffer_bytes << " bytes"
-     << (m_si_pkt ? ", a copy waits in the SI" : "") << "\n";
+     << (m_ri_blocked ? " (blocked by a full queue)" : "") << ", Working Memory " << m_memory_used
+     << "/" << m_params.working_memory_bytes << " bytes used, " << m_reserved << " reserved, "
+     << m_gen_queue.size() << " batches for descriptors, " << m_work_queue.size()
+     << " descriptors in the Work Queue, " << m_sps.size() << " dispatched, " << m_credit_out.size()
+     << " credit returns to send; output credits " << m_out.credits(0, now) << "/"
+     << m_params.output_buffer_bytes << " bytes" << (m_si_pkt ? ", a copy waits in the SI" : "")
+     << "\n";
   const auto n = static_cast<uint32_t>(m_rx.size());
   for (uint32_t i = 0; i <= n; ++i) {
     const rx_queue& q = i < n ? m_rx[i] : m_control;
@@ -640,8 +641,9 @@ bool bcast_unit::describe_stall(std::ostream& os) const {
     else
       os << "    control queue";
     os << ": " << q.fifo.size() << " packets; head " << h << " collective " << h.collective_id
-       << (q.stalled ? (m_table.count(h.collective_id) ? " waits for its broadcast's reserved Working Memory"
-                                                        : " waits for its Mini Packet")
+       << (q.stalled ? (m_table.count(h.collective_id)
+                            ? " waits for its broadcast's reserved Working Memory"
+                            : " waits for its Mini Packet")
                      : "")
        << (q.mp_waits ? " waits for a free Membership Table entry and its reservation" : "")
        << "\n";

@@ -111,7 +111,9 @@ class bcast_unit final : public bcast_unit_base {
   void erase_membership(uint32_t collective_id);
   uint64_t working_memory_used_bytes() const { return m_memory_used; }
   uint64_t working_memory_used_bytes(uint32_t collective_id) const;
+  // Rx-queues 0 .. rx_queues - 1 take hand-off data, rx_queues .. 2 rx_queues - 1 relayed data.
   uint32_t rx_queue_packets(uint32_t queue) const { return m_rx[queue].fifo.size(); }
+  uint32_t control_queue_packets() const { return m_control.fifo.size(); }
 
   bool idle() const override;
   bool describe_stall(std::ostream& os) const override;
@@ -185,7 +187,7 @@ class bcast_unit final : public bcast_unit_base {
   rx_queue& queue_of(const tlm_net::packet& p);
   void move_ri();
   bool take_credits(table_entry& e, const batch& b);  // all of the batch's, or none
-  void release_waiting(uint32_t collective);  // batches whose credits have come back
+  void release_waiting(uint32_t collective);          // batches whose credits have come back
   void parse_mini_packet(tlm_net::packet* p);
   void parse_credit(tlm_net::packet* p);
   bool send_credit(const sc_core::sc_time& now);
@@ -232,8 +234,8 @@ class bcast_unit final : public bcast_unit_base {
   std::vector<descriptor> m_sps;  // dispatched descriptors (send_queue_descriptors reserved)
   uint32_t m_sps_rr = 0;          // the one to build a copy for next
   bool m_building = false;
-  uint32_t m_si_batch = 0;  // the batch of the copy in the SI (or being built)
-  tlm_net::packet* m_si_pkt = nullptr;  // built, waiting for the link and credits
+  uint32_t m_si_batch = 0;                    // the batch of the copy in the SI (or being built)
+  tlm_net::packet* m_si_pkt = nullptr;        // built, waiting for the link and credits
   tlm_net::ring<credit_return> m_credit_out;  // sent by the SI ahead of its next copy
   uint64_t m_next_packet = 0;
   uint64_t m_in_flight = 0;  // packets between `in` and the Rx-queues or the scheduler

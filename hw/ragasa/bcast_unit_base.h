@@ -29,7 +29,7 @@ struct bcast_unit_params {
   // The paper gives no size. 128: the all-nodes experiment of the paper (72 nodes, every
   // one a root) keeps 72 broadcasts in every unit at once, and tables are sized in powers
   // of two.
-  uint32_t membership_entries = 128;  // broadcasts the Membership Table holds
+  uint32_t membership_entries = 128;           // broadcasts the Membership Table holds
   uint64_t descriptor_threshold_bytes = 4096;  // bytes of a message before descriptors
   uint32_t work_queue_descriptors = 16;        // Work Queue Element capacity
   uint32_t send_queue_descriptors = 8;         // dispatched descriptors the SPS holds
@@ -198,11 +198,11 @@ class bcast_unit_base : public sc_core::sc_module {
   tlm_net::counter work_queue_peak_descriptors;
   tlm_net::counter send_queue_peak_descriptors;
   tlm_net::counter connection_wait_ps;  // the Dispatcher's head descriptor waiting to connect
-  tlm_net::counter memory_stall_ps;    // head data packets waiting for memory
-  tlm_net::counter rx_hol_blocked_ps;  // packets queued behind such a head
-  tlm_net::counter ri_blocked_ps;      // RI blocked by a full Rx-queue
-  tlm_net::counter credit_wait_ps;     // closed batches waiting for a child unit's credits
-  tlm_net::counter credit_returns;     // credit returns sent to parent units
+  tlm_net::counter memory_stall_ps;     // head data packets waiting for memory
+  tlm_net::counter rx_hol_blocked_ps;   // packets queued behind such a head
+  tlm_net::counter ri_blocked_ps;       // RI blocked by a full Rx-queue
+  tlm_net::counter credit_wait_ps;      // closed batches waiting for a child unit's credits
+  tlm_net::counter credit_returns;      // credit returns sent to parent units
   const tlm_net::stat_group& stats() const { return m_stats; }
 
  protected:

@@ -15,8 +15,7 @@ void fill_membership(const network::topology& topo, const algorithms::ragasa_tre
       } else {
         kids.push_back(membership_child{topo.terminals_of(c.id).front(), c.id});
         // The child unit returns credits to this one (hw/ragasa/README.md, mechanism 4).
-        sources[c.id].set_parent(collective_id,
-                                 membership_child{topo.terminals_of(r).front(), r});
+        sources[c.id].set_parent(collective_id, membership_child{topo.terminals_of(r).front(), r});
       }
     }
     sources[r].set(collective_id, std::move(kids));
@@ -50,6 +49,7 @@ manager::manager(const sc_core::sc_module_name& name, const network::topology& t
     if (c.collective_id >= m_index.size()) m_index.resize(c.collective_id + 1, ~0u);
     m_index[c.collective_id] = i;
     m_left.push_back(static_cast<uint32_t>(c.routers.size()));
+    m_setup_done.push_back(sc_core::SC_ZERO_TIME);
     m_expected += m_left.back();
   }
   m_stats.declare("mini_packets_sent", "packets",
@@ -144,6 +144,7 @@ void manager::settle() {
     ++mini_packets_parsed;
     ++m_parsed;
     if (--m_left[i] > 0) continue;
+    m_setup_done[i] = sc_core::sc_time_stamp();
     if (m_parsed == m_expected) setup_ps.value = sc_core::sc_time_stamp().value();
     for (host* h : m_collectives[i].gated) h->open_offload_gate(m_collectives[i].context);
   }

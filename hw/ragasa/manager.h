@@ -92,6 +92,12 @@ class manager final : public sc_core::sc_module, public membership_listener {
   bool setup_done() const { return m_parsed == m_expected; }
   uint32_t expected_mini_packets() const { return m_expected; }
   size_t collectives() const { return m_collectives.size(); }
+  // When the set-up of collective `index` (construction order) completed: its last Mini
+  // Packet parsed (0 with nothing to configure); false while it has not.
+  bool setup_done_at(size_t index, sc_core::sc_time& when) const {
+    when = m_setup_done[index];
+    return m_left[index] == 0;
+  }
   // Collectives whose set-up is not complete, for the stall diagnosis (ids, at most `max`).
   std::vector<uint32_t> incomplete(size_t max) const;
   // Mini Packets held for a unit's free entry now, and the router with the most of them.
@@ -101,10 +107,10 @@ class manager final : public sc_core::sc_module, public membership_listener {
   tlm_net::counter mini_packets_sent;
   tlm_net::counter mini_packet_bytes_sent;
   tlm_net::counter mini_packets_parsed;
-  tlm_net::counter setup_ps;  // start -> last Mini Packet parsed
-  tlm_net::counter mini_packets_held;  // that waited for a free Membership Table entry
+  tlm_net::counter setup_ps;             // start -> last Mini Packet parsed
+  tlm_net::counter mini_packets_held;    // that waited for a free Membership Table entry
   tlm_net::counter mini_packet_wait_ps;  // their waits, summed
-  tlm_net::counter entries_freed;  // Membership Table entries the units freed
+  tlm_net::counter entries_freed;        // Membership Table entries the units freed
   const tlm_net::stat_group& stats() const { return m_stats; }
 
  private:
@@ -123,13 +129,15 @@ class manager final : public sc_core::sc_module, public membership_listener {
   nic& m_nic;
   manager_params m_params;
   std::vector<managed_collective> m_collectives;
-  std::vector<uint32_t> m_index;   // [collective_id]: its index in m_collectives, or ~0
-  std::vector<uint32_t> m_left;    // [index]: Mini Packets not parsed yet
+  std::vector<uint32_t> m_index;  // [collective_id]: its index in m_collectives, or ~0
+  std::vector<uint32_t> m_left;   // [index]: Mini Packets not parsed yet
+  // [index]: when its last Mini Packet was parsed
+  std::vector<sc_core::sc_time> m_setup_done;
   uint32_t m_expected = 0;
-  std::vector<uint32_t> m_credits;           // [router]: free entries of its unit
-  std::vector<uint64_t> m_memory;            // [router]: its unit's unreserved Working Memory
-  std::vector<std::deque<held>> m_held;      // [router]: in collective order
-  std::vector<uint32_t> m_parsed_now;        // collectives parsed, not yet settled
+  std::vector<uint32_t> m_credits;       // [router]: free entries of its unit
+  std::vector<uint64_t> m_memory;        // [router]: its unit's unreserved Working Memory
+  std::vector<std::deque<held>> m_held;  // [router]: in collective order
+  std::vector<uint32_t> m_parsed_now;    // collectives parsed, not yet settled
   struct freed {
     network::router_id router;
     uint32_t collective_id;

@@ -30,9 +30,10 @@ inline uint8_t unit_port_vc(packet_class c) {
   return c == packet_class::handoff ? 0 : c == packet_class::relayed ? 1 : 2;
 }
 
+// A packet without Ragasa's header (a test bench's) is a Mini Packet if it is control.
 inline packet_class unit_class(const tlm_net::packet& p) {
-  return p.offload.family == family_id ? p.offload.as<packet_fields>().cls
-                                       : packet_class::handoff;
+  if (p.offload.family == family_id) return p.offload.as<packet_fields>().cls;
+  return p.kind == tlm_net::packet_kind::control ? packet_class::mini : packet_class::handoff;
 }
 
 // invalid_id for a packet that is not Ragasa's.

@@ -190,7 +190,12 @@ class instance final : public offload_instance {
     return hops;
   }
 
-  nlohmann::json report() const override { return ragasa_report(*m_fabric, m_units, *m_manager); }
+  nlohmann::json report() const override {
+    nlohmann::json r = ragasa_report(*m_fabric, m_units, *m_manager);
+    r["broadcasts"] = broadcasts_report(
+        m_broadcasts, *m_manager, broadcasts_of(m_ctx.prog, m_ctx.progress), m_ctx.s.block_stats);
+    return r;
+  }
   void add_block_stats(nlohmann::json& blocks) const override;
   void list_statistics(
       const std::function<void(const char*, const tlm_net::stat_group&)>& show) const override {
@@ -285,10 +290,9 @@ void instance::attach(fabric& fab) {
     const network::router_id r = m_ctx.topo.router_of(m_ctx.place.terminal_of(rank));
     fab.hosts[rank]->enable_offload(hw::ragasa::to_unit(r));
   }
-  m_manager = std::make_unique<hw::ragasa::manager>("manager", m_ctx.topo, *fab.nics[mgmt],
-                                                    std::move(managed), m_settings.manager,
-                                                    m_settings.unit.membership_entries,
-                                                    m_settings.unit.working_memory_bytes);
+  m_manager = std::make_unique<hw::ragasa::manager>(
+      "manager", m_ctx.topo, *fab.nics[mgmt], std::move(managed), m_settings.manager,
+      m_settings.unit.membership_entries, m_settings.unit.working_memory_bytes);
   for (auto& u : m_units) u->set_listener(m_manager.get());
 }
 
@@ -354,6 +358,14 @@ void summary(const nlohmann::json& r, const summary_row& row) {
                       << u["packets_out"] << " copies (" << u["bytes_replicated"] << " B), busiest "
                       << u["busiest"].get<std::string>() << " (" << u["busiest_packets_out"]
                       << ")\n";
+  const auto& b = r["broadcasts"];
+  const auto mean = [&b](const char* what) { return format_ns(b[what]["mean"].get<double>()); };
+  row("ragasa broadcasts") << b["count"] << ": set-up (time 0 to its last Mini Packet) mean "
+                           << mean("setup_ns") << ", max "
+                           << format_ns(b["setup_ns"]["max"].get<double>())
+                           << "; data from its own start mean " << mean("data_completion_ns")
+                           << ", max " << format_ns(b["data_completion_ns"]["max"].get<double>())
+                           << "; rank average mean " << mean("rank_average_ns") << "\n";
   row("ragasa memory") << "peak " << u["working_memory_peak_bytes"] << " of "
                        << u["working_memory_bytes"] << " B (highest unit)\n";
   row("ragasa stalls") << "summed over " << u["count"] << " units: memory "
@@ -369,10 +381,18 @@ std::vector<params::decl> declarations() {
       "the Bcast Unit's model: the SystemC model, or its verilated RTL (rtl/; rtl-fault-* "
       "have a deliberate fault, for the co-simulation regression)")};
   for (params::decl& k : params::declarations_of<hw::ragasa::bcast_unit_params>()) d.push_back(k);
-  d.push_back(params::real_key("ragasa.port_bandwidth_gib_per_s", 21, 1e-6, 1e6,
+  // The unit's port rate. Ragasa gives none. No published in-switch engine we found gives
+  // the rate of an engine on its own router port against a port's rate (sources in
+  // experiments/ragasa/README.md): IB multicast and NVSwitch multicast replicate in the
+  // crossbar, each copy at its output port's rate, with no engine port; SHARP's streaming
+  // aggregation (Graham et al., ISC 2020) reduces at about point-to-point bandwidth, one port's
+  // rate. So the port runs at a router port's own rate: bcastsim's terminal link, 5.25 GiB/s.
+  // Until issue 40 it was 21 (4x a terminal link), chosen with no source.
+  d.push_back(params::real_key("ragasa.port_bandwidth_gib_per_s", 5.25, 1e-6, 1e6,
                                "bandwidth of the unit's router port, each direction, GiB/s; the "
-                               "unit's copies cross the crossbar at this rate (default: 4x the "
-                               "terminal link)"));
+                               "unit's copies cross the crossbar at this rate (default: a router "
+                               "port's own rate, bcastsim's 5.25 GiB/s terminal link; no source "
+                               "gives an engine on its own port more)"));
   d.push_back(
       params::real_key("ragasa.port_latency_ns", 1, 0, 1e9, "latency of the unit's router port"));
   for (params::decl& k : params::declarations_of<hw::ragasa::manager_params>()) d.push_back(k);
@@ -399,6 +419,8 @@ offload_family family() {
   f.check = check;
   f.create = create;
   f.sweep_columns = {"ragasa.setup.setup_ns",
+                     "ragasa.broadcasts.setup_ns.mean",
+                     "ragasa.broadcasts.setup_ns.max",
                      "ragasa.units.memory_stall_ns",
                      "ragasa.units.rx_hol_blocked_ns",
                      "ragasa.units.ri_blocked_ns",

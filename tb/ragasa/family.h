@@ -2,7 +2,8 @@
 // router gets a Bcast Unit (hw/ragasa) on its attached port, joined by a link each way, with
 // Ragasa's routing hook; a management node sends each participating router its Mini Packet
 // (the tree of algorithms/ragasa_tree.h); the hosts' offload ops wait for that set-up.
-// result.json gets `ragasa.setup` and `ragasa.units`.
+// result.json gets `ragasa.setup`, `ragasa.units` and `ragasa.broadcasts` (each broadcast's
+// set-up beside its data, tb/ragasa/report.h).
 #pragma once
 
 #include "algorithms/ragasa_tree.h"

@@ -17,13 +17,12 @@ void check_mini_packet(const hw::ragasa::manager_params& mp, uint32_t packet_byt
             std::to_string(packet_bytes));
   }
   if (hw::ragasa::mini_packet_bytes(mp, children) <= packet_bytes) return;
-  throw config_error("ragasa.mini_packet_child_bytes",
-                     "the Mini Packet of router " + std::to_string(r) + " (" +
-                         std::to_string(children) +
-                         " children) exceeds one packet (network.packet_bytes = " +
-                         std::to_string(packet_bytes) +
-                         "); allowed: ragasa.mini_packet_header_bytes + children * "
-                         "ragasa.mini_packet_child_bytes <= network.packet_bytes");
+  throw config_error(
+      "ragasa.mini_packet_child_bytes",
+      "the Mini Packet of router " + std::to_string(r) + " (" + std::to_string(children) +
+          " children) exceeds one packet (network.packet_bytes = " + std::to_string(packet_bytes) +
+          "); allowed: ragasa.mini_packet_header_bytes + children * "
+          "ragasa.mini_packet_child_bytes <= network.packet_bytes");
 }
 
 namespace {

@@ -29,6 +29,12 @@ const std::vector<std::string> traffic_columns = {
 const std::vector<std::string> several_columns = {
     "collective.collectives", "collective.completion_ns_min", "collective.completion_ns_mean",
     "collective.completion_ns_max", "collective.rank_completion_ns_avg"};
+// Added when some point has every rank broadcasting: each broadcast from its own start
+// (tb/broadcast_figures.h), the headline of such runs.
+const std::vector<std::string> broadcast_columns = {
+    "collective.broadcasts.count", "collective.broadcasts.data_completion_ns.mean",
+    "collective.broadcasts.data_completion_ns.min", "collective.broadcasts.data_completion_ns.max",
+    "collective.broadcasts.rank_average_ns.mean"};
 const std::vector<std::string> analyze_columns = {"collective.makespan_links",
                                                   "collective.messages", "hops_avg", "TRAVERSALS"};
 
@@ -87,6 +93,11 @@ void add(std::vector<std::string>& cols, const std::vector<std::string>& more) {
   for (const std::string& c : more) {
     if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
   }
+}
+
+bool any_has_path(const std::vector<nlohmann::json>& docs, const std::string& path) {
+  return std::any_of(docs.begin(), docs.end(),
+                     [&](const nlohmann::json& d) { return dig(d, path) != nullptr; });
 }
 
 bool among(const std::vector<std::string>& v, const std::string& x) {
@@ -163,6 +174,8 @@ std::vector<std::string> result_columns(const study& s,
     return n && n->is_number() && n->get<double>() > 1;
   });
   if (s.command == "run" && several) add(cols, several_columns);
+  if (s.command == "run" && any_has_path(docs, "collective.broadcasts"))
+    add(cols, broadcast_columns);
   for (const std::string& c : s.columns) {
     if (deterministic_column(c)) add(cols, {c});
   }
@@ -183,7 +196,8 @@ bool possible_column(const study& s, const std::string& name) {
   for (const offload_family& f : offload_families()) {
     if (among(f.sweep_columns, name)) return true;
   }
-  if (s.command == "run" && (among(traffic_columns, name) || among(several_columns, name)))
+  if (s.command == "run" && (among(traffic_columns, name) || among(several_columns, name) ||
+                             among(broadcast_columns, name)))
     return true;
   // A graph topology brings its own link classes: traversals.<class>.messages|packets.
   const size_t last = name.rfind('.');

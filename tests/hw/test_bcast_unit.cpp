@@ -180,11 +180,11 @@ BOOST_AUTO_TEST_CASE(bcast_unit_data_waits_for_working_memory) {
 
 BOOST_AUTO_TEST_CASE(bcast_unit_collectives_in_flight_do_not_mix) {
   bcast_unit_params p;
-  p.working_memory_bytes = 2048;
+  p.working_memory_bytes = 4096;  // each Mini Packet reserves 4 x 2 packets, all of them 4
   p.descriptor_threshold_bytes = 1024;
   bcast_bench b("bench", p);
-  b.membership.set(1, {{10}, {11}});
-  b.membership.set(2, {{20}});
+  b.membership.set(1, {{10}, {11}}, 4);
+  b.membership.set(2, {{20}}, 4);
   b.source.plans = {plan{1000, mp, 1, 0, 0, 1, 64}, plan{2000, mp, 2, 0, 0, 1, 64}};
   for (uint32_t i = 0; i < 4; ++i) {  // interleaved: c1 i, c2 i
     b.source.plans.push_back(plan{10000 + 2000u * i, data, 1, 7, i, 4, 512});
@@ -206,13 +206,13 @@ BOOST_AUTO_TEST_CASE(bcast_unit_collectives_in_flight_do_not_mix) {
   }
   BOOST_TEST(b.unit.working_memory_used_bytes(1) == 0u);
   BOOST_TEST(b.unit.working_memory_used_bytes(2) == 0u);
-  BOOST_TEST(b.unit.working_memory_peak_bytes.value <= 2048u);
+  BOOST_TEST(b.unit.working_memory_peak_bytes.value <= 4096u);  // two reservations
   check_drained(b);
 }
 
 BOOST_AUTO_TEST_CASE(bcast_unit_one_packet_of_memory_drains) {
   bcast_unit_params p;
-  p.working_memory_bytes = 512;  // one packet
+  p.working_memory_bytes = 512;        // one packet
   p.descriptor_threshold_bytes = 512;  // chunks of one packet: the memory holds one
   p.rx_queue_packets = 2;
   p.input_buffer_bytes = 16384;  // the scripted source sends all 8 packets without credits
@@ -256,8 +256,12 @@ BOOST_AUTO_TEST_CASE(bcast_unit_chunk_larger_than_memory_never_closes) {
   BOOST_TEST(!b.unit.idle());
   std::ostringstream os;
   BOOST_TEST(b.unit.describe_stall(os));
-  BOOST_TEST(os.str().find("waits for Working Memory") != std::string::npos, os.str());
-  BOOST_TEST(os.str().find("2 packets in an open chunk") != std::string::npos, os.str());
+  BOOST_TEST(
+      os.str().find("waits for its broadcast's reserved Working Memory") != std::string::npos,
+      os.str());
+  BOOST_TEST(os.str().find("2 packets in an open chunk, 1024 B stored of 1024 B reserved") !=
+                 std::string::npos,
+             os.str());
 }
 
 namespace {

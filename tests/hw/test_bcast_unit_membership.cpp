@@ -79,11 +79,11 @@ BOOST_AUTO_TEST_CASE(bcast_unit_full_membership_table_holds_a_mini_packet) {
                     plan{12000, mp, 3, 0, 0, 1, 64}, plan{20000, data, 1, 1, 0, 1, 512}};
   sc_core::sc_start();
 
-  // MP 1 parsed 16000, MP 2 18000; MP 3 stays at the head of Rx-queue 3. The data of
+  // MP 1 parsed 16000, MP 2 18000; MP 3 stays at the head of the control queue. The data of
   // collective 1 (Rx-queue 1) is not held up: stored 26000, sent 34000.
   BOOST_TEST(b.unit.mini_packets.value == 2u);
   BOOST_TEST(b.unit.children(3) == nullptr);
-  BOOST_TEST(b.unit.rx_queue_packets(3) == 1u);
+  BOOST_TEST(b.unit.control_queue_packets() == 1u);
   BOOST_TEST(b.unit.membership_peak_entries.value == 2u);
   BOOST_TEST_REQUIRE(b.sink.got.size() == 1u);
   BOOST_TEST(b.sink.got[0].at_ps == 34000u);
@@ -91,7 +91,7 @@ BOOST_AUTO_TEST_CASE(bcast_unit_full_membership_table_holds_a_mini_packet) {
   BOOST_TEST(!b.unit.idle());
   std::ostringstream os;
   BOOST_TEST(b.unit.describe_stall(os));
-  BOOST_TEST(os.str().find("Rx-queue 3: 1 packets") != std::string::npos);
+  BOOST_TEST(os.str().find("control queue: 1 packets") != std::string::npos, os.str());
   BOOST_TEST(os.str().find("waits for a free Membership Table entry") != std::string::npos);
 }
 

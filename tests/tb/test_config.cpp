@@ -1,6 +1,6 @@
 // Scenario configuration: schema defaults, YAML loading, overrides and their errors.
-#include "tb/config.h"
 #include "network/topology_kind.h"
+#include "tb/config.h"
 #include "tb/ragasa/family.h"
 
 #include <boost/test/unit_test.hpp>
@@ -198,4 +198,24 @@ BOOST_AUTO_TEST_CASE(every_key_is_declared_once_with_its_blocks_default) {
       BOOST_TEST(c.uint("router.vc_buffer_bytes." + cls.name) == cls.vc_buffer_bytes);
     }
   }
+}
+
+// Issue 40: no published in-switch engine runs its own port faster than a router port, so
+// the Bcast Unit's port defaults to a router port's own rate, the terminal link's
+// (experiments/ragasa/README.md, "The unit's port rate"); it was 21 GiB/s (4x) with no
+// source. df72.yaml writes the default out, so it says the same.
+BOOST_AUTO_TEST_CASE(ragasa_unit_port_defaults_to_a_router_ports_own_rate) {
+  const auto terminal = bcastsim::network::terminal_class;
+  const config defaults;
+  const auto s = make_scenario(defaults);
+  const auto st = bcastsim::tb::ragasa::read_settings(defaults, s);
+  BOOST_TEST(st.port.bandwidth_gib_per_s == s.links[terminal].bandwidth_gib_per_s);
+  BOOST_TEST(st.port.bandwidth_gib_per_s == 5.25);
+  const config df72 =
+      config::from_yaml_file(std::string(BCASTSIM_SOURCE_DIR) + "/experiments/ragasa/df72.yaml");
+  const auto s72 = make_scenario(df72);
+  BOOST_TEST(df72.real("ragasa.port_bandwidth_gib_per_s") ==
+             s72.links[terminal].bandwidth_gib_per_s);
+  BOOST_TEST(df72.real("ragasa.port_bandwidth_gib_per_s") ==
+             defaults.real("ragasa.port_bandwidth_gib_per_s"));
 }

@@ -285,25 +285,38 @@ void check_setup_and_units(const ragasa_run& x) {
 
   const nlohmann::json& blocks = x.r["blocks"];
   const std::set<network::router_id> taking_part(part.begin(), part.end());
-  uint64_t out = 0;
+  // The batches of a message: chunks of descriptor_threshold_bytes, in whole packets.
+  const uint64_t packet = x.s.nic.packet_bytes;
+  const uint64_t chunk = (x.s.cfg.uint("ragasa.descriptor_threshold_bytes") + packet - 1) / packet;
+  const uint64_t batches = (x.pk + chunk - 1) / chunk;
+  uint64_t out = 0, credits = 0;
   for (network::router_id rt = 0; rt < x.topo.num_routers(); ++rt) {
     BOOST_TEST_CONTEXT("unit_" << rt) {
       const nlohmann::json& u = blocks.at("fabric.unit_" + std::to_string(rt));
       const uint64_t in_tree = taking_part.count(rt);
       const uint64_t children = x.tree.children[rt].size();
+      // Credit returns (hw/ragasa/README.md, mechanism 4): a unit fed by a parent unit sends
+      // it one per batch it releases; a unit receives one per batch of each child unit.
+      uint64_t unit_children = 0;
+      for (const algorithms::bcast_child& c : x.tree.children[rt])
+        unit_children += c.kind == child_kind::router;
+      const uint64_t fed_by_unit = in_tree && rt != x.tree.root_router;
       BOOST_TEST(u["mini_packets"].get<uint64_t>() == in_tree);
-      BOOST_TEST(u["packets_in"].get<uint64_t>() == in_tree * (1 + x.pk));
+      BOOST_TEST(u["credit_returns"].get<uint64_t>() == fed_by_unit * batches);
+      BOOST_TEST(u["packets_in"].get<uint64_t>() == in_tree * (1 + x.pk) + unit_children * batches);
       BOOST_TEST(u["packets_out"].get<uint64_t>() == children * x.pk);
       BOOST_TEST(u["bytes_replicated"].get<uint64_t>() == children * x.s.bytes);
       BOOST_TEST(blocks.at("fabric.link_r" + std::to_string(rt) + "_unit")["control_packets"] ==
-                 in_tree);
+                 in_tree + unit_children * batches);
       out += children * x.pk;
+      credits += unit_children * batches;
     }
   }
   const nlohmann::json& units = x.r["ragasa"]["units"];
   BOOST_TEST(units["count"].get<uint64_t>() == x.topo.num_routers());
   BOOST_TEST(units["packets_out"].get<uint64_t>() == out);
-  BOOST_TEST(units["packets_in"].get<uint64_t>() == part.size() * (1 + x.pk));
+  BOOST_TEST(units["packets_in"].get<uint64_t>() == part.size() * (1 + x.pk) + credits);
+  BOOST_TEST(units["credit_returns"].get<uint64_t>() == credits);
   BOOST_TEST(units["replicating"].get<uint64_t>() == part.size());
   BOOST_TEST(units["working_memory_peak_bytes"].get<uint64_t>() <=
              units["working_memory_bytes"].get<uint64_t>());
