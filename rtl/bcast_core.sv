@@ -24,6 +24,11 @@
 // list (after the ones before it), a credit return gives them back; step 10 of a batch whose
 // broadcast has a parent unit queues a credit return (cro_*), which the SI sends before the
 // next copy.
+// Choices where the model's code has no hardware shape: the RI moves at most MOVES packets a
+// pass (two passes an edge; the model moves all it can), which differs only when a VC held
+// for a full queue frees more than four packets at once; a single credit-return register
+// suffices (the SI sends it before the copy that could complete another batch: a second
+// would be ERR_CREDIT_FULL); the wait for credits walks the broadcast's list in one edge.
 //
 // The steps are functions over the next state, in three files included inside this module (so
 // the verilated model and its VCD are one module, as before): bcast_core_receive.svh (RI,
@@ -99,6 +104,7 @@ module bcast_core
     // What the last edge did.
     output logic [3:0] ev_moved,  // packets that left the RI (their credits go back)
     output logic [2*MOVES-1:0][1:0] ev_moved_vc,  // their VCs, in the order they left
+    output logic [31:0] ev_rx_peak,  // the fullest a queue was as one entered it (0: none did)
     output logic ev_sched,
     output logic [HW-1:0] ev_sched_handle,
     output logic [QW-1:0] ev_sched_queue,
@@ -296,6 +302,7 @@ module bcast_core
   // ---- Events of this edge.
   logic [3:0] e_moved;
   logic [2*MOVES-1:0][1:0] e_moved_vc;
+  logic [31:0] e_rx_peak;
   logic e_credit;
   logic [HW-1:0] e_credit_handle;
   logic e_sched, e_parsed, e_desc, e_disp, e_copy, e_copy_release, e_freed;
@@ -360,6 +367,7 @@ module bcast_core
   always_ff @(posedge clk) begin
     ev_moved <= rst ? '0 : e_moved;
     ev_moved_vc <= e_moved_vc;
+    ev_rx_peak <= e_rx_peak;
     ev_credit <= !rst && e_credit;
     ev_credit_handle <= e_credit_handle;
     ev_sched <= !rst && e_sched;

@@ -209,6 +209,7 @@
         rx_wd[moves] = p;
         if (n_rx_cnt[q] == '0) rx_first[q] = p;
         n_rx_cnt[q] = n_rx_cnt[q] + 1'b1;
+        if (32'(n_rx_cnt[q]) > e_rx_peak) e_rx_peak = 32'(n_rx_cnt[q]);
         if (n_stalled[q]) n_hol[q] = 1'b1;
         e_moved_vc[moves] = 2'(v);
         moves = moves + 1;

@@ -91,6 +91,7 @@
     free_wd = '0;
     e_moved = '0;
     e_moved_vc = '0;
+    e_rx_peak = '0;
     e_credit = 1'b0;
     e_credit_handle = '0;
     e_sched = 1'b0;

@@ -439,7 +439,8 @@ class bcast_unit_rtl final : public bcast_unit_base {
     auto peak = [](tlm_net::counter& s, uint64_t v) {
       if (v > s.value) s.value = v;
     };
-    peak(rx_queue_peak_packets, c.st_rx_max);
+    // As a packet enters a queue, as the model counts it (it may leave at the same edge).
+    peak(rx_queue_peak_packets, c.ev_rx_peak);
     peak(membership_peak_entries, c.st_mt_entries);
     peak(working_memory_peak_bytes, c.st_mem_used);
     peak(work_queue_peak_descriptors, c.st_wq);

@@ -18,6 +18,9 @@ void coverage::add(const coverage& c) {
   table_hits += c.table_hits;
   table_misses += c.table_misses;
   shared_batches += c.shared_batches;
+  membership_stall_cycles += c.membership_stall_cycles;
+  credit_wait_cycles += c.credit_wait_cycles;
+  credit_returns += c.credit_returns;
 }
 
 namespace {
@@ -68,6 +71,9 @@ coverage measure(const stimulus& s, const event_log& ref, const hw::ragasa::bcas
   c.contended_picks = contended_picks(s, ref);
   c.memory_stall_cycles = unit.memory_stall_ps.value / period;
   c.rx_queue_full_cycles = unit.ri_blocked_ps.value / period;
+  c.membership_stall_cycles = unit.membership_stall_ps.value / period;
+  c.credit_wait_cycles = unit.credit_wait_ps.value / period;
+  c.credit_returns = unit.credit_returns.value;
   c.work_queue_full = unit.work_queue_peak_descriptors.value >= s.params.work_queue_descriptors;
   c.send_queue_full = unit.send_queue_peak_descriptors.value >= s.params.send_queue_descriptors;
   std::set<uint32_t> parsed;
@@ -102,7 +108,9 @@ void print(std::ostream& os, const coverage& c) {
      << " cycles, Rx-queue full " << c.rx_queue_full_cycles << " cycles, work queue full "
      << (c.work_queue_full ? "yes" : "no") << ", send queue full "
      << (c.send_queue_full ? "yes" : "no") << ", table hits " << c.table_hits << ", misses "
-     << c.table_misses << ", shared batches " << c.shared_batches;
+     << c.table_misses << ", shared batches " << c.shared_batches << ", membership stall "
+     << c.membership_stall_cycles << " cycles, credit wait " << c.credit_wait_cycles
+     << " cycles, credit returns " << c.credit_returns;
 }
 
 nlohmann::json to_json(const coverage& c) {
@@ -113,7 +121,10 @@ nlohmann::json to_json(const coverage& c) {
           {"send_queue_full", c.send_queue_full},
           {"table_hits", c.table_hits},
           {"table_misses", c.table_misses},
-          {"shared_batches", c.shared_batches}};
+          {"shared_batches", c.shared_batches},
+          {"membership_stall_cycles", c.membership_stall_cycles},
+          {"credit_wait_cycles", c.credit_wait_cycles},
+          {"credit_returns", c.credit_returns}};
 }
 
 }  // namespace bcastsim::tb::cosim
