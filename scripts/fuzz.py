@@ -153,11 +153,13 @@ def check_result(d):
     if not isinstance(p, dict) or "injected" not in p or "delivered" not in p:
         return ["result.json has no packets.injected/delivered"]
     units = (d.get("ragasa") or {}).get("units") or {}
-    entered = p["injected"] + units.get("packets_out", 0)
+    # Units inject their copies and their credit returns (hw/ragasa/README.md).
+    out = units.get("packets_out", 0) + units.get("credit_returns", 0)
+    entered = p["injected"] + out
     left = p["delivered"] + units.get("packets_in", 0) + p.get("dropped", 0)
     if entered != left:
         problems.append("conservation: injected %s + unit copies %s != delivered %s + unit "
-                        "inputs %s + dropped %s" % (p["injected"], units.get("packets_out", 0),
+                        "inputs %s + dropped %s" % (p["injected"], out,
                                                     p["delivered"], units.get("packets_in", 0),
                                                     p.get("dropped", 0)))
     c = d.get("collective") or {}

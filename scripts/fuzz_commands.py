@@ -51,6 +51,14 @@ def add_graph_steps(rng, case, shape, keys, where="in/g.yaml"):
     keys["topology.file"] = "@WORK/" + where
 
 
+def never_stalls(i):
+    """Ragasa's units cannot deadlock (hw/ragasa/README.md): a valid run of theirs never ends
+    with exit 1 (a stall, or the time limit reached with work left)."""
+    def check(work, rcs):
+        return [("ragasa-stall", "exit 1: Ragasa's run did not finish")] if rcs[i] == 1 else []
+    return check
+
+
 def scenario_case(rng, case, keys_table, seed):
     """run (or analyze) of a valid combo, varied and, from round 2 on, mutated."""
     (shape, algo, extra), rnd = pick_combo(seed, case.number, rng)
@@ -98,6 +106,8 @@ def scenario_case(rng, case, keys_table, seed):
         step.must_not_name = "topology.file"
     case.files["case.yaml"] = text
     fam = family_of(algo)
+    if fam == "ragasa" and command == "run" and not mutated:
+        case.post.append(never_stalls(len(case.steps)))  # hw/ragasa/README.md
     if (command == "run" and fam in ("ragasa", "tofu2", "lanai", "galaxy")
             and keys.get("tofu2.mode") != "host" and rng.random() < 0.3):
         step.argv += ["--record-unit-inputs", "out/rec.jsonl"]

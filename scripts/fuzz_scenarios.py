@@ -5,6 +5,7 @@ all`, fault injection. Each is a mapping of dotted keys (plus an optional `colle
 that `render` writes as YAML; a case then mutates it a little, mostly within allowed values.
 Networks are small so that a case runs in well under a second. Standard library only."""
 
+import math
 import re
 
 # Shapes: (topology kind, dotted keys). Small networks of each kind.
@@ -124,11 +125,40 @@ def _routing(rng, k):
     return "routing.kind: %s" % k["routing.kind"]
 
 
+# Ragasa's unit parameters and their whole allowed ranges (hw/ragasa/bcast_unit_base.h):
+# drawn log-uniformly, so small and huge values both come up. The design admits every
+# combination without deadlock (hw/ragasa/README.md); those it cannot run are refused (exit 2).
+RAGASA_RANGES = {
+    "ragasa.rx_queues": (1, 1024), "ragasa.rx_queue_packets": (1, 10**6),
+    "ragasa.membership_entries": (1, 10**6), "ragasa.working_memory_bytes": (1, 2**36),
+    "ragasa.descriptor_threshold_bytes": (1, 2**36), "ragasa.reserved_chunks": (1, 10**6),
+    "ragasa.work_queue_descriptors": (1, 10**6), "ragasa.send_queue_descriptors": (1, 10**6),
+    "ragasa.ri_buffer_bytes": (1, 2**30), "ragasa.credit_packet_bytes": (1, 2**20),
+    "ragasa.ri_cycles": (0, 10**6), "ragasa.scheduler_cycles": (0, 10**6),
+    "ragasa.descriptor_cycles": (0, 10**6), "ragasa.dispatch_cycles": (0, 10**6),
+    "ragasa.send_cycles": (0, 10**6),
+}
+
+
+def _log_uniform(rng, lo, hi):
+    if lo == 0 and rng.random() < 0.2:
+        return 0
+    return int(round(math.exp(rng.uniform(math.log(max(lo, 1)), math.log(hi)))))
+
+
 def _ragasa(rng, k):
     k["ragasa.relay"] = rng.choice(["node", "unit"])
+    what = "ragasa.relay: %s" % k["ragasa.relay"]
     if rng.random() < 0.3 and HAS_RTL:
         k["ragasa.model"] = "rtl"
-    return "ragasa.relay: %s%s" % (k["ragasa.relay"], " rtl" if "ragasa.model" in k else "")
+        what += " rtl"
+    if rng.random() < 0.5:
+        k["collective.roots"] = "all"
+        what += ", roots: all"
+    for key in rng.sample(sorted(RAGASA_RANGES), rng.randint(1, 5)):
+        k[key] = _log_uniform(rng, *RAGASA_RANGES[key])
+        what += ", %s: %s" % (key.split(".")[1], k[key])
+    return what
 
 
 def _segments(rng, k):

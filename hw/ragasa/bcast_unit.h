@@ -1,43 +1,43 @@
 // Ragasa's in-router Bcast Unit: receives broadcast packets on one router port, keeps them in
 // Working Memory and sends one copy per child of the collective back into the router.
 //
-// Code flow of one packet ("Workflow of Bcast Unit" in the Ragasa paper, steps 1-10):
-//   in.nb_transport_fw     head arrives; the packet owns RI buffer space (the router spent
-//                          credits for it). The Receive Interface (RI) assembles it: ri_cycles
-//                          after the clock edge following its tail it leaves the RI, in arrival
-//                          order and at most one per clock, for Rx-queue
-//                          collective_id % rx_queues (step 1), and its RI
-//                          buffer space goes back to the router as a credit. A full Rx-queue
-//                          blocks the RI (ri_blocked_ps), and so, through credits, the router.
-//   schedule()             Receive Packet Scheduler, one packet per scheduler_cycles,
-//                          round-robin over Rx-queues whose head can go (step 2): a Mini Packet
-//                          (control) can if the Membership Table has its entry or room, else
-//                          it waits at its queue's head (membership_stall_ps: a full table
-//                          back-pressures Mini Packets);
-//                          a data packet only if it fits in Working Memory, else it stays at
-//                          its queue's head (memory_stall_ps; the packets queued behind it are
-//                          head-of-line blocked, rx_hol_blocked_ps) and is retried when memory
-//                          is released.
-//   MP parsed              its children (from the membership_source) enter the Membership
-//                          Table (step 3).
+// Code flow of one packet ("Workflow of Bcast Unit" in the Ragasa paper, steps 1-10; what
+// the paper leaves open and why the unit cannot deadlock: hw/ragasa/README.md):
+//   in.nb_transport_fw     head arrives on its class's VC (hand-off data 0, relayed data 1,
+//                          control 2); the packet owns RI buffer space of that VC (the router
+//                          spent credits for it). The Receive Interface (RI) assembles it:
+//                          ri_cycles after the clock edge following its tail it leaves the
+//                          RI, in arrival order and at most one per clock, for its queue
+//                          (step 1): hand-off data Rx-queue collective_id % rx_queues,
+//                          relayed data rx_queues + collective_id % rx_queues, control the
+//                          control queue; its RI buffer space goes back to the router as a
+//                          credit. A full queue blocks the later packets of its VC only
+//                          (ri_blocked_ps), and so, through credits, that VC of the router.
+//   schedule()             Receive Packet Scheduler, one packet per scheduler_cycles (step 2):
+//                          the control queue's head first, else round-robin over the Rx-queues
+//                          whose head can go. A Mini Packet can if the Membership Table has
+//                          its entry, or room and the broadcast's Working Memory reservation
+//                          (else membership_stall_ps; the management node never sends one
+//                          that cannot); a credit return always can; a data packet only if
+//                          its broadcast has an entry and its stored bytes plus the packet fit
+//                          the broadcast's reservation, else it stays at its queue's head
+//                          (memory_stall_ps; the packets behind it are head-of-line blocked,
+//                          rx_hol_blocked_ps) and is retried when memory is released.
+//   MP parsed              its children (from the membership_source), its parent unit and its
+//                          reservation enter the Membership Table (step 3); each child unit
+//                          starts with credits for the reservation's packets.
+//   credit parsed          a child unit freed packets of the broadcast: its credits grow, and
+//                          the broadcast's batches waiting for them go on, in order.
 //   data stored            Working Memory (step 4). The collective's open chunk closes into a
 //                          batch once descriptor_threshold_bytes are in, or its message is
 //                          complete ("once a sufficient amount of broadcast data is
-//                          received"). A chunk never closes early because memory is short:
-//                          that made a smaller memory finish sooner. So Working Memory must
-//                          hold a whole chunk (checked by the testbench), and open chunks of
-//                          several collectives can fill it: with nodes relaying a unit's data
-//                          come from its router's p terminals, whose NICs send one message at
-//                          a time; a message's tail can still wait in one Rx-queue while the
-//                          NIC's next message opens a chunk in another, so at most
-//                          rx_queues x p chunks are open, and a memory of that many chunks
-//                          plus a packet never deadlocks; with units relaying many trees can
-//                          share a unit. Either way the watchdog names the units and
-//                          collectives stuck.
+//                          received"); never early (that made a smaller memory finish sooner).
+//                          A batch for child units goes on only with credits for all of its
+//                          packets at each of them, else it waits in its broadcast's own list
+//                          (credit_wait_ps), never in the shared stages after this one.
 //   generate()             descriptor generation: one descriptor per child of the batch's
 //                          collective, descriptor_cycles each, into the Work Queue Element
-//                          while it has room (step 5); a batch whose collective has no
-//                          Membership entry yet waits for its Mini Packet.
+//                          while it has room (step 5).
 //   dispatch()             Dispatcher, dispatch_cycles per descriptor: "successfully
 //                          established connection descriptors are sent to the Send Packet
 //                          Scheduler" (6-7). A connection is an open send channel to one
@@ -59,9 +59,11 @@
 //                          is sent to the Membership Table, and the corresponding memory is
 //                          released": when the last copy of a batch has left the SI, the
 //                          batch's memory is released at once (a waiting head data packet may
-//                          go then) and the Membership Table counts its packets; when the
-//                          collective's expected packets have all been sent, its entry is
-//                          freed (membership_freed) and a Mini Packet waiting for room may go.
+//                          go then) and the Membership Table counts its packets; a credit
+//                          return for them is queued for the parent unit, if any; when the
+//                          collective's expected packets have all been sent, its entry and
+//                          reservation are freed (membership_freed) and a Mini Packet waiting
+//                          for room may go.
 //                          Memory is released per batch, not per packet: the descriptors
 //                          describe the batch, and the paper releases memory on completion.
 //

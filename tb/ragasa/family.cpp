@@ -113,6 +113,13 @@ settings read_settings(const config& cfg, const scenario& s, bool used) {
                            " B), which then never closes; allowed: at least " +
                            std::to_string(chunk) + ", or a smaller threshold");
   }
+  // A credit return is a packet like any other: no larger than the network's.
+  if (used && st.unit.credit_packet_bytes > packet) {
+    throw config_error("ragasa.credit_packet_bytes",
+                       "ragasa.credit_packet_bytes = " + cfg.text("ragasa.credit_packet_bytes") +
+                           " is larger than a packet (network.packet_bytes = " +
+                           std::to_string(packet) + "); allowed: 1 to " + std::to_string(packet));
+  }
   // The unit port carries three message classes on VCs 0-2 (hw/ragasa/README.md).
   if (used && s.router.vcs < 3) {
     throw config_error("router.vcs",

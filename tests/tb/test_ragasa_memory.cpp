@@ -164,6 +164,15 @@ BOOST_AUTO_TEST_CASE(ragasa_with_fewer_than_three_vcs_is_refused_naming_the_key)
   BOOST_TEST(contains(o.output, "allowed: at least 3"), o.output);
 }
 
+// A credit return larger than a packet would never find room in the router's buffers.
+BOOST_AUTO_TEST_CASE(a_credit_return_larger_than_a_packet_is_refused_naming_the_key) {
+  const outcome o = run_cli(
+      "run -q --set collective.algorithm=ragasa --set ragasa.credit_packet_bytes=40886");
+  BOOST_TEST(o.code == 2, o.output);
+  BOOST_TEST(contains(o.output, "ragasa.credit_packet_bytes = 40886"), o.output);
+  BOOST_TEST(contains(o.output, "allowed: 1 to 512"), o.output);
+}
+
 // The RTL model runs the same scenario to the same end (it deadlocked with the SystemC model
 // at the same time before issue 40).
 BOOST_AUTO_TEST_CASE(rtl_and_systemc_complete_the_former_deadlock_alike) {
