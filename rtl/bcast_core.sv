@@ -184,6 +184,10 @@ module bcast_core
   logic [31:0] cro_c, cro_n;
   child_t cro_p;
   coll_t colls[COLL_MAX];
+  // The collectives' valid bits and ids beside their wide state: every lookup reads these
+  // (a search of the wide records cost the verilated model most of its time).
+  logic [COLL_MAX-1:0] coll_v;
+  logic [31:0] coll_id[COLL_MAX];
   batch_t batches[BATCH_MAX];
   logic [BATCH_MAX-1:0] bvalid;
   logic gq_valid;
@@ -244,6 +248,8 @@ module bcast_core
   logic [31:0] n_cro_c, n_cro_n;
   child_t n_cro_p;
   coll_t n_colls[COLL_MAX];
+  logic [COLL_MAX-1:0] n_coll_v;
+  logic [31:0] n_coll_id[COLL_MAX];
   batch_t n_batches[BATCH_MAX];
   logic [BATCH_MAX-1:0] n_bvalid;
   logic n_gq_valid;

@@ -10,9 +10,10 @@
     mt_hit = 1'b0;
     mt_at = '0;
     for (int e = 0; e < MT_MAX; e++)
-      if (!mt_hit && n_mt_valid[e] && n_mt_coll[e] == coll) begin
+      if (n_mt_valid[e] && n_mt_coll[e] == coll) begin
         mt_hit = 1'b1;
         mt_at = MW'(e);
+        break;
       end
   endfunction
 
@@ -22,9 +23,10 @@
     coll_hit = 1'b0;
     coll_at = '0;
     for (int c = 0; c < COLL_MAX; c++)
-      if (!coll_hit && n_colls[c].valid && n_colls[c].coll == coll) begin
+      if (n_coll_v[c] && n_coll_id[c] == coll) begin
         coll_hit = 1'b1;
         coll_at = CW'(c);
+        break;
       end
   endfunction
 
@@ -378,12 +380,14 @@
     coll_find(coll);
     if (!coll_hit)
       for (int cc = 0; cc < COLL_MAX; cc++)
-        if (!coll_hit && !n_colls[cc].valid) begin
+        if (!coll_hit && !n_coll_v[cc]) begin
           coll_hit = 1'b1;
           coll_at = CW'(cc);
           n_colls[cc] = '0;
           n_colls[cc].valid = 1'b1;
           n_colls[cc].coll = coll;
+          n_coll_v[cc] = 1'b1;
+          n_coll_id[cc] = coll;
         end
     if (!coll_hit) n_err = ERR_COLL_FULL;
     else n_colls[coll_at].mem_bytes = n_colls[coll_at].mem_bytes + 32'(bytes);
@@ -396,7 +400,8 @@
     logic can;
     logic [31:0] used;
     mt_find(coll);
-    coll_find(coll);
+    coll_hit = 1'b0;
+    if (mt_hit) coll_find(coll);  // without an entry it waits whatever it holds
     used = coll_hit ? n_colls[coll_at].mem_bytes : '0;
     can = mt_hit && used + 32'(bytes) <= n_mt_rpk[mt_at] * cfg_pkt_bytes &&
         (n_free_cnt != '0 || n_fresh != (SW + 1)'(SLOT_MAX));
@@ -456,6 +461,9 @@
     for (int cc = 0; cc < COLL_MAX; cc++) begin
       busy = n_colls[cc].open_cnt != '0 || n_colls[cc].mem_bytes != '0 || n_colls[cc].waiting;
       for (int m = 0; m < MSG_MAX; m++) busy = busy || n_colls[cc].msgs[m].valid;
-      if (!busy) n_colls[cc].valid = 1'b0;
+      if (!busy) begin
+        n_colls[cc].valid = 1'b0;
+        n_coll_v[cc] = 1'b0;
+      end
     end
   endfunction

@@ -29,6 +29,8 @@
     n_cro_n = cro_n;
     n_cro_p = cro_p;
     n_colls = colls;
+    n_coll_v = coll_v;
+    n_coll_id = coll_id;
     n_batches = batches;
     n_bvalid = bvalid;
     n_gq_valid = gq_valid;
@@ -156,6 +158,7 @@
       cro_n <= '0;
       cro_p <= '0;
       colls <= '{default: '0};
+      coll_v <= '0;
       bvalid <= '0;
       gq_valid <= 1'b0;
       gq_head <= '0;
@@ -212,6 +215,8 @@
       cro_n <= n_cro_n;
       cro_p <= n_cro_p;
       colls <= n_colls;
+      coll_v <= n_coll_v;
+      coll_id <= n_coll_id;
       batches <= n_batches;
       bvalid <= n_bvalid;
       gq_valid <= n_gq_valid;
