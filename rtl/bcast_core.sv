@@ -6,11 +6,29 @@
 //
 // One clock edge does what the SystemC model (hw/ragasa/bcast_unit.cpp) does at one time, in
 // its order: (1) the stages whose latency ends at this edge complete (store / Mini Packet
-// parse, descriptor generated, descriptor dispatched, copy built); (2) the SI takes the built
-// copy if the wrapper is ready, and the SPS starts the next copy; (3) the Dispatcher; (4)
-// descriptor generation; (5) RI -> Rx-queues; (6) the Receive Packet Scheduler (a head data
-// packet without room in Working Memory waits; open chunks never close early); (7) RI ->
-// Rx-queues into the slot just freed. A latency of c cycles started at edge t ends at t + c.
+// parse / credit return parse, descriptor generated, descriptor dispatched, copy built); (2)
+// the SI sends the queued credit return or takes the built copy if the wrapper is ready, and
+// the SPS starts the next copy; (3) the Dispatcher; (4) descriptor generation; (5) RI ->
+// queues; (6) the Receive Packet Scheduler (the control queue's head first, then round robin
+// over the data queues; a head data packet waits for its broadcast's entry and room in its
+// reservation; open chunks never close early); (7) RI -> queues into the slot just freed. A
+// latency of c cycles started at edge t ends at t + c.
+//
+// The deadlock-free design (hw/ragasa/README.md): three classes on three VCs, each VC its own
+// FIFO in the RI (merged in arrival order, a full queue holds only its own VC); hand-off and
+// relayed data in two banks of rx_queues Rx-queues, control in a queue of its own; a Mini
+// Packet reserves R = min(P, cfg_res_pkts) x cfg_pkt_bytes of Working Memory for its
+// broadcast (cfg_res_pkts = min(reserved_chunks x a chunk's packets, memory / packet), from
+// the wrapper) and is admitted while the reservations fit; per entry and unit child, credits
+// (packets) start at R's packets, a closed batch takes them all or waits in its broadcast's
+// list (after the ones before it), a credit return gives them back; step 10 of a batch whose
+// broadcast has a parent unit queues a credit return (cro_*), which the SI sends before the
+// next copy.
+// Choices where the model's code has no hardware shape: the RI moves at most MOVES packets a
+// pass (two passes an edge; the model moves all it can), which differs only when a VC held
+// for a full queue frees more than four packets at once; a single credit-return register
+// suffices (the SI sends it before the copy that could complete another batch: a second
+// would be ERR_CREDIT_FULL); the wait for credits walks the broadcast's list in one edge.
 //
 // The steps are functions over the next state, in three files included inside this module (so
 // the verilated model and its VCD are one module, as before): bcast_core_receive.svh (RI,
@@ -45,12 +63,16 @@ module bcast_core
     input logic [7:0] cfg_desc_cycles,
     input logic [7:0] cfg_disp_cycles,
     input logic [7:0] cfg_send_cycles,
+    input logic [31:0] cfg_pkt_bytes,  // network.packet_bytes
+    input logic [31:0] cfg_res_pkts,  // a reservation's packets when P is larger or unknown
+
 
     // RI: a packet assembled at this edge.
     input logic in_valid,
     input logic [HW-1:0] in_handle,
-    input logic in_control,
-    input logic [QW-1:0] in_queue,
+    input logic [1:0] in_cls,
+    input logic [1:0] in_vc,
+    input logic [QW-1:0] in_queue,  // data: its Rx-queue (0 .. 2 rx_queues-1); control: any
     input logic [31:0] in_coll,
     input logic [15:0] in_bytes,
     input logic [31:0] in_src,
@@ -64,19 +86,32 @@ module bcast_core
     input logic [31:0] pl_expect,  // data packets the collective brings here (~0: keep)
     input logic [31:0] pl_dst[CHILD_MAX],
     input logic [31:0] pl_unit[CHILD_MAX],
+    input logic [31:0] pl_parent_dst,  // the unit the data come from (all ones: a host)
+    input logic [31:0] pl_parent_unit,
 
     // SI: the copy on offer, taken at this edge when out_ready (link free, credits cover it).
     output logic out_valid,
     output logic [15:0] out_bytes,
     input logic out_ready,
+    // SI: the credit return on offer (it goes before any copy), taken when cr_ready.
+    output logic cro_valid,
+    output logic [31:0] cro_coll,
+    output logic [31:0] cro_count,
+    output logic [31:0] cro_dst,
+    output logic [31:0] cro_unit,
+    input logic cr_ready,
 
     // What the last edge did.
     output logic [3:0] ev_moved,  // packets that left the RI (their credits go back)
+    output logic [2*MOVES-1:0][1:0] ev_moved_vc,  // their VCs, in the order they left
+    output logic [31:0] ev_rx_peak,  // the fullest a queue was as one entered it (0: none did)
     output logic ev_sched,
     output logic [HW-1:0] ev_sched_handle,
     output logic [QW-1:0] ev_sched_queue,
     output logic ev_parsed,
     output logic [HW-1:0] ev_parsed_handle,
+    output logic ev_credit,  // a credit return was parsed (its handle is done with)
+    output logic [HW-1:0] ev_credit_handle,
     output logic ev_batch,  // a chunk closed (at most one an edge: one packet is stored)
     output logic [HW-1:0] ev_batch_handle,
     output logic [15:0] ev_batch_npkts,
@@ -107,9 +142,11 @@ module bcast_core
     output logic [31:0] st_wq,
     output logic [31:0] st_sq,
     output logic st_ri_blocked,
-    output logic [RXQ_MAX-1:0] st_stalled,  // head data packet waits for memory
-    output logic [RXQ_MAX-1:0] st_hol,  // and packets wait behind it
-    output logic [RXQ_MAX-1:0] st_mp_wait,  // head Mini Packet waits for a free entry
+    output logic [NQ-1:0] st_stalled,  // head data packet waits (entry or reservation)
+    output logic [NQ-1:0] st_hol,  // and packets wait behind it
+    output logic [NQ-1:0] st_mp_wait,  // head Mini Packet waits for an entry and memory
+    output logic [31:0] st_resv,  // Working Memory reserved by the entries
+    output logic [31:0] st_credit_waits,  // broadcasts with batches waiting for credits
     output logic st_conn_wait,  // the Dispatcher's head descriptor waits for a connection
     output logic [3:0] err_code
 );
@@ -117,13 +154,15 @@ module bcast_core
 
   // ---- State: small parts are copied and updated in the next-state logic; memories are
   // written through explicit ports below.
-  pkt_t ri_mem[RI_MAX];
-  logic [$clog2(RI_MAX)-1:0] ri_head;
-  logic [$clog2(RI_MAX):0] ri_cnt;
-  pkt_t rx_mem[RXQ_MAX][RXQ_DEPTH_MAX];
-  logic [$clog2(RXQ_DEPTH_MAX)-1:0] rx_head[RXQ_MAX];
-  logic [$clog2(RXQ_DEPTH_MAX):0] rx_cnt[RXQ_MAX];
-  logic [RXQ_MAX-1:0] stalled, hol, mp_wait;
+  pkt_t ri_mem[VCS][RI_MAX];  // a FIFO per VC
+  logic [15:0] ri_seq_mem[VCS][RI_MAX];  // arrival numbers: the FIFOs merge in arrival order
+  logic [RIW-1:0] ri_head[VCS];
+  logic [RIW:0] ri_cnt[VCS];
+  logic [15:0] ri_seq;  // the next arrival's number
+  pkt_t rx_mem[NQ][RXQ_DEPTH_MAX];
+  logic [$clog2(RXQ_DEPTH_MAX)-1:0] rx_head[NQ];
+  logic [$clog2(RXQ_DEPTH_MAX):0] rx_cnt[NQ];
+  logic [NQ-1:0] stalled, hol, mp_wait;
   logic conn_wait;  // the Dispatcher's head descriptor waits for a connection
   logic [QW-1:0] rr;
   logic sched_busy;
@@ -135,8 +174,20 @@ module bcast_core
   logic [KW-1:0] mt_nchild[MT_MAX];
   logic [31:0] mt_expect[MT_MAX];
   logic [31:0] mt_done[MT_MAX];
+  logic [31:0] mt_rpk[MT_MAX];  // Working Memory reserved, in packets
+  logic [MT_MAX-1:0] mt_ukids;  // some child is a unit: its batches need credits
   child_t mt_child[MT_MAX][CHILD_MAX];
+  child_t mt_parent[MT_MAX];  // where credit returns go (unit all ones: none)
+  logic [31:0] mt_credit[MT_MAX][CHILD_MAX];  // packets a child unit may still be sent
+  logic [31:0] resv_total;  // bytes reserved by the entries
+  logic cro_v;  // a credit return waits for the SI
+  logic [31:0] cro_c, cro_n;
+  child_t cro_p;
   coll_t colls[COLL_MAX];
+  // The collectives' valid bits and ids beside their wide state: every lookup reads these
+  // (a search of the wide records cost the verilated model most of its time).
+  logic [COLL_MAX-1:0] coll_v;
+  logic [31:0] coll_id[COLL_MAX];
   batch_t batches[BATCH_MAX];
   logic [BATCH_MAX-1:0] bvalid;
   logic gq_valid;
@@ -173,11 +224,12 @@ module bcast_core
   logic [3:0] err;
 
   // ---- Next state.
-  logic [$clog2(RI_MAX)-1:0] n_ri_head;
-  logic [$clog2(RI_MAX):0] n_ri_cnt;
-  logic [$clog2(RXQ_DEPTH_MAX)-1:0] n_rx_head[RXQ_MAX];
-  logic [$clog2(RXQ_DEPTH_MAX):0] n_rx_cnt[RXQ_MAX];
-  logic [RXQ_MAX-1:0] n_stalled, n_hol, n_mp_wait;
+  logic [RIW-1:0] n_ri_head[VCS];
+  logic [RIW:0] n_ri_cnt[VCS];
+  logic [15:0] n_ri_seq;
+  logic [$clog2(RXQ_DEPTH_MAX)-1:0] n_rx_head[NQ];
+  logic [$clog2(RXQ_DEPTH_MAX):0] n_rx_cnt[NQ];
+  logic [NQ-1:0] n_stalled, n_hol, n_mp_wait;
   logic n_conn_wait;
   logic [QW-1:0] n_rr;
   logic n_sched_busy;
@@ -189,7 +241,15 @@ module bcast_core
   logic [KW-1:0] n_mt_nchild[MT_MAX];
   logic [31:0] n_mt_expect[MT_MAX];
   logic [31:0] n_mt_done[MT_MAX];
+  logic [31:0] n_mt_rpk[MT_MAX];
+  logic [MT_MAX-1:0] n_mt_ukids;
+  logic [31:0] n_resv_total;
+  logic n_cro_v;
+  logic [31:0] n_cro_c, n_cro_n;
+  child_t n_cro_p;
   coll_t n_colls[COLL_MAX];
+  logic [COLL_MAX-1:0] n_coll_v;
+  logic [31:0] n_coll_id[COLL_MAX];
   batch_t n_batches[BATCH_MAX];
   logic [BATCH_MAX-1:0] n_bvalid;
   logic n_gq_valid;
@@ -221,13 +281,17 @@ module bcast_core
 
   // ---- Memory write ports.
   logic ri_we;
-  logic [$clog2(RI_MAX)-1:0] ri_wa;
+  logic [1:0] ri_wv;
+  logic [RIW-1:0] ri_wa;
   logic [2*MOVES-1:0] rx_we;
   logic [QW-1:0] rx_wq[2*MOVES];
   logic [$clog2(RXQ_DEPTH_MAX)-1:0] rx_wa[2*MOVES];
   pkt_t rx_wd[2*MOVES];
   logic mt_we;
   logic [MW-1:0] mt_wa;
+  logic crw_we;  // an entry's credits
+  logic [MW-1:0] crw_wa;
+  logic [31:0] crw_wd[CHILD_MAX];
   logic wq_we;
   logic [$clog2(WQ_MAX)-1:0] wq_wa;
   desc_t wq_wd;
@@ -243,6 +307,10 @@ module bcast_core
 
   // ---- Events of this edge.
   logic [3:0] e_moved;
+  logic [2*MOVES-1:0][1:0] e_moved_vc;
+  logic [31:0] e_rx_peak;
+  logic e_credit;
+  logic [HW-1:0] e_credit_handle;
   logic e_sched, e_parsed, e_desc, e_disp, e_copy, e_copy_release, e_freed;
   logic [31:0] e_freed_coll;
   logic [HW-1:0] e_sched_handle, e_parsed_handle, e_desc_handle, e_disp_handle, e_copy_handle;
@@ -259,10 +327,15 @@ module bcast_core
   always_comb
     for (int k = 0; k < CHILD_MAX; k++) pl_child[k] = '{dst: pl_dst[k], unit: pl_unit[k]};
 
-  assign pl_valid = sched_busy && sched_cnt == 8'd1 && sched_pkt.control;
+  assign pl_valid = sched_busy && sched_cnt == 8'd1 && sched_pkt.cls == CLS_MINI;
   assign pl_handle = sched_pkt.handle;
   assign out_valid = si_state == SI_READY || (si_state == SI_BUILDING && si_cnt == 8'd1);
   assign out_bytes = si_bytes;
+  assign cro_valid = cro_v;
+  assign cro_coll = cro_c;
+  assign cro_count = cro_n;
+  assign cro_dst = cro_p.dst;
+  assign cro_unit = cro_p.unit;
 
   `include "bcast_core_receive.svh"
   `include "bcast_core_send.svh"
@@ -299,6 +372,10 @@ module bcast_core
   // ---- Outputs: what this edge did, and the state after it.
   always_ff @(posedge clk) begin
     ev_moved <= rst ? '0 : e_moved;
+    ev_moved_vc <= e_moved_vc;
+    ev_rx_peak <= e_rx_peak;
+    ev_credit <= !rst && e_credit;
+    ev_credit_handle <= e_credit_handle;
     ev_sched <= !rst && e_sched;
     ev_sched_handle <= e_sched_handle;
     ev_sched_queue <= e_sched_queue;
@@ -326,17 +403,23 @@ module bcast_core
   end
 
   always_comb begin
-    logic [31:0] rx_total, rx_max;
+    logic [31:0] rx_total, rx_max, ri_total, waits;
     rx_total = '0;
     rx_max = '0;
-    for (int q = 0; q < RXQ_MAX; q++) begin
+    ri_total = '0;
+    waits = '0;
+    for (int v = 0; v < VCS; v++) ri_total = ri_total + 32'(ri_cnt[v]);
+    for (int c = 0; c < COLL_MAX; c++) waits = waits + 32'(colls[c].valid && colls[c].waiting);
+    for (int q = 0; q < NQ; q++) begin
       rx_total = rx_total + 32'(rx_cnt[q]);
       if (32'(rx_cnt[q]) > rx_max) rx_max = 32'(rx_cnt[q]);
     end
     st_rx_packets = rx_total;
     st_rx_max = rx_max;
     st_mem_used = mem_used;
-    st_ri_packets = 32'(ri_cnt);
+    st_ri_packets = ri_total;
+    st_resv = resv_total;
+    st_credit_waits = waits;
     st_mt_entries = 32'($countones(mt_valid));
     st_gen_batches = 32'(gq_valid);
     st_wq = 32'(wq_cnt);
@@ -346,7 +429,8 @@ module bcast_core
     st_mp_wait = mp_wait;
     st_conn_wait = conn_wait;
     err_code = err;
-    idle = ri_cnt == '0 && rx_total == '0 && !sched_busy && !gq_valid && !gen_busy &&
-        wq_cnt == '0 && !disp_busy && sps_cnt == '0 && si_state == SI_NONE && mem_used == '0;
+    idle = ri_total == '0 && rx_total == '0 && !sched_busy && !gq_valid && !gen_busy &&
+        wq_cnt == '0 && !disp_busy && sps_cnt == '0 && si_state == SI_NONE && mem_used == '0 &&
+        !cro_v;
   end
 endmodule

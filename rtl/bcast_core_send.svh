@@ -65,10 +65,13 @@
     e_disp_unit = disp_desc.child.unit;
   endfunction
 
-  // (2) SI: the built copy leaves; its stored packet is released after its last child.
+  // (2) SI: the queued credit return leaves (the wrapper offers nothing else then), or the
+  // built copy leaves; its stored packet is released after its last child, and step 10 of
+  // its batch queues a credit return to the broadcast's parent unit.
   function automatic void send_copy();
     logic fired, release_it;
     logic [15:0] sent;
+    if (cr_ready && n_cro_v) n_cro_v = 1'b0;
     fired = n_si_state == SI_READY && out_ready;
     if (fired) begin
       n_si_state = SI_NONE;
@@ -99,8 +102,16 @@
         n_colls[coll_at].mem_bytes = n_colls[coll_at].mem_bytes - n_batches[si_batch].bytes;
         mt_find(n_batches[si_batch].coll);
         n_mt_done[mt_at] = n_mt_done[mt_at] + 32'(n_batches[si_batch].npkts);
+        if (mt_parent[mt_at].unit != '1) begin  // the parent may send as many again
+          if (n_cro_v) n_err = ERR_CREDIT_FULL;
+          n_cro_v = 1'b1;
+          n_cro_c = n_batches[si_batch].coll;
+          n_cro_n = 32'(n_batches[si_batch].npkts);
+          n_cro_p = mt_parent[mt_at];
+        end
         if (n_mt_done[mt_at] == n_mt_expect[mt_at]) begin
           n_mt_valid[mt_at] = 1'b0;
+          n_resv_total = n_resv_total - n_mt_rpk[mt_at] * cfg_pkt_bytes;
           e_freed = 1'b1;
           e_freed_coll = n_batches[si_batch].coll;
         end

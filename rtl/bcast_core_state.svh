@@ -4,6 +4,7 @@
   function automatic void hold_state();
     n_ri_head = ri_head;
     n_ri_cnt = ri_cnt;
+    n_ri_seq = ri_seq;
     n_rx_head = rx_head;
     n_rx_cnt = rx_cnt;
     n_stalled = stalled;
@@ -20,7 +21,16 @@
     n_mt_nchild = mt_nchild;
     n_mt_expect = mt_expect;
     n_mt_done = mt_done;
+    n_mt_rpk = mt_rpk;
+    n_mt_ukids = mt_ukids;
+    n_resv_total = resv_total;
+    n_cro_v = cro_v;
+    n_cro_c = cro_c;
+    n_cro_n = cro_n;
+    n_cro_p = cro_p;
     n_colls = colls;
+    n_coll_v = coll_v;
+    n_coll_id = coll_id;
     n_batches = batches;
     n_bvalid = bvalid;
     n_gq_valid = gq_valid;
@@ -54,6 +64,7 @@
 
   function automatic void clear_ports_and_events();
     ri_we = 1'b0;
+    ri_wv = '0;
     ri_wa = '0;
     rx_we = '0;
     for (int m = 0; m < 2 * MOVES; m++) begin
@@ -63,6 +74,9 @@
     end
     mt_we = 1'b0;
     mt_wa = '0;
+    crw_we = 1'b0;
+    crw_wa = '0;
+    for (int k = 0; k < CHILD_MAX; k++) crw_wd[k] = '0;
     wq_we = 1'b0;
     wq_wa = '0;
     wq_wd = '0;
@@ -78,6 +92,10 @@
     free_wa = '0;
     free_wd = '0;
     e_moved = '0;
+    e_moved_vc = '0;
+    e_rx_peak = '0;
+    e_credit = 1'b0;
+    e_credit_handle = '0;
     e_sched = 1'b0;
     e_sched_handle = '0;
     e_sched_queue = '0;
@@ -107,15 +125,19 @@
     mt_at = '0;
     coll_hit = 1'b0;
     coll_at = '0;
-    for (int q = 0; q < RXQ_MAX; q++) rx_first[q] = rx_mem[q][rx_head[q]];
+    for (int k = 0; k < CHILD_MAX; k++) crow[k] = '0;
+    for (int q = 0; q < NQ; q++) rx_first[q] = rx_mem[q][rx_head[q]];
   endfunction
 
   // ---- Registers and memories.
   always_ff @(posedge clk) begin
     if (rst) begin
-      ri_head <= '0;
-      ri_cnt <= '0;
-      for (int q = 0; q < RXQ_MAX; q++) begin
+      for (int v = 0; v < VCS; v++) begin
+        ri_head[v] <= '0;
+        ri_cnt[v] <= '0;
+      end
+      ri_seq <= '0;
+      for (int q = 0; q < NQ; q++) begin
         rx_head[q] <= '0;
         rx_cnt[q] <= '0;
       end
@@ -129,7 +151,14 @@
       sched_pkt <= '0;
       sched_slot <= '0;
       mt_valid <= '0;  // an entry's fields are read only while it is valid
+      mt_ukids <= '0;
+      resv_total <= '0;
+      cro_v <= 1'b0;
+      cro_c <= '0;
+      cro_n <= '0;
+      cro_p <= '0;
       colls <= '{default: '0};
+      coll_v <= '0;
       bvalid <= '0;
       gq_valid <= 1'b0;
       gq_head <= '0;
@@ -161,6 +190,7 @@
     end else begin
       ri_head <= n_ri_head;
       ri_cnt <= n_ri_cnt;
+      ri_seq <= n_ri_seq;
       rx_head <= n_rx_head;
       rx_cnt <= n_rx_cnt;
       stalled <= n_stalled;
@@ -177,7 +207,16 @@
       mt_nchild <= n_mt_nchild;
       mt_expect <= n_mt_expect;
       mt_done <= n_mt_done;
+      mt_rpk <= n_mt_rpk;
+      mt_ukids <= n_mt_ukids;
+      resv_total <= n_resv_total;
+      cro_v <= n_cro_v;
+      cro_c <= n_cro_c;
+      cro_n <= n_cro_n;
+      cro_p <= n_cro_p;
       colls <= n_colls;
+      coll_v <= n_coll_v;
+      coll_id <= n_coll_id;
       batches <= n_batches;
       bvalid <= n_bvalid;
       gq_valid <= n_gq_valid;
@@ -207,10 +246,12 @@
       free_cnt <= n_free_cnt;
       fresh <= n_fresh;
       err <= n_err;
-      if (ri_we)
-        ri_mem[ri_wa] <= '{
+      if (ri_we) begin
+        ri_seq_mem[ri_wv][ri_wa] <= ri_seq;
+        ri_mem[ri_wv][ri_wa] <= '{
             handle: in_handle,
-            control: in_control,
+            cls: in_cls,
+            vc: in_vc,
             rxq: in_queue,
             coll: in_coll,
             bytes: in_bytes,
@@ -218,8 +259,13 @@
             msg: in_msg,
             count: in_count
         };
+      end
       for (int m = 0; m < 2 * MOVES; m++) if (rx_we[m]) rx_mem[rx_wq[m]][rx_wa[m]] <= rx_wd[m];
-      if (mt_we) for (int k = 0; k < CHILD_MAX; k++) mt_child[mt_wa][k] <= pl_child[k];
+      if (mt_we) begin
+        for (int k = 0; k < CHILD_MAX; k++) mt_child[mt_wa][k] <= pl_child[k];
+        mt_parent[mt_wa] <= '{dst: pl_parent_dst, unit: pl_parent_unit};
+      end
+      if (crw_we) for (int k = 0; k < CHILD_MAX; k++) mt_credit[crw_wa][k] <= crw_wd[k];
       if (wq_we) wq_mem[wq_wa] <= wq_wd;
       if (link_we) slot_next[link_wa] <= link_wd;
       if (sent_we) slot_sent[sent_wa] <= sent_wd;

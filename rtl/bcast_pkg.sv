@@ -2,9 +2,14 @@
 // largest values the verilated core supports; the scenario's values (ragasa.*) arrive on the
 // cfg_* ports and must fit (the TLM wrapper checks them).
 package bcast_pkg;
-  localparam int RI_MAX = 64;  // packets held by the Receive Interface
-  localparam int RXQ_MAX = 8;  // Rx-queues
-  localparam int RXQ_DEPTH_MAX = 16;  // packets per Rx-queue
+  localparam int VCS = 3;  // the unit port's VCs: hand-off data, relayed data, control
+  localparam int RI_MAX = 64;  // packets held by the Receive Interface, per VC
+  localparam int RXQ_MAX = 8;  // Rx-queues of each data bank (ragasa.rx_queues)
+  // Queues: the hand-off bank (0 .. rx_queues-1), the relayed bank (rx_queues ..
+  // 2 rx_queues-1) and the control queue, kept at index CQ whatever rx_queues is.
+  localparam int NQ = 2 * RXQ_MAX + 1;
+  localparam int CQ = NQ - 1;
+  localparam int RXQ_DEPTH_MAX = 16;  // packets per queue
   localparam int MT_MAX = 128;  // Membership Table entries
   localparam int CHILD_MAX = 16;  // children per entry
   // Collectives with data in the unit at once: as many as the Membership Table holds (72
@@ -20,21 +25,29 @@ package bcast_pkg;
   localparam int HW = 16;  // packet handle: the wrapper's index of the stored packet
   localparam int SW = $clog2(SLOT_MAX);
   localparam int BW = $clog2(BATCH_MAX);
-  localparam int QW = $clog2(RXQ_MAX);
+  localparam int QW = $clog2(NQ);
+  localparam int RIW = $clog2(RI_MAX);
   localparam int CW = $clog2(COLL_MAX);
   localparam int MW = $clog2(MT_MAX);
   localparam int KW = $clog2(CHILD_MAX + 1);
 
+  // Packet classes (hw/ragasa/packet_fields.h, packet_class): 0 hand-off data, 1 relayed
+  // data (both only choose the RI's VC and the bank, which the wrapper computes), and:
+  localparam logic [1:0] CLS_MINI = 2'd2, CLS_CREDIT = 2'd3;
+
   // A packet as the RI hands it on (header fields the core needs).
   typedef struct packed {
     logic [HW-1:0] handle;
-    logic control;  // Mini Packet
-    logic [QW-1:0] rxq;  // collective_id % rx_queues, computed by the RI
+    logic [1:0] cls;  // CLS_*: control is CLS_MINI or CLS_CREDIT
+    logic [1:0] vc;  // the unit port's VC it came on
+    logic [QW-1:0] rxq;  // its queue, computed by the RI (CQ for control)
     logic [31:0] coll;
     logic [15:0] bytes;
-    logic [31:0] src;
+    logic [31:0] src;  // a credit return's: the child unit's terminal
     logic [31:0] msg;
-    logic [31:0] count;  // packets in its message
+    // Data: packets in its message; a Mini Packet: the data packets it announces (its
+    // payload, 0 or all ones when unknown); a credit return: the packets freed.
+    logic [31:0] count;
   } pkt_t;
 
   typedef struct packed {
@@ -82,7 +95,7 @@ package bcast_pkg;
     logic [15:0] open_cnt;
     logic [31:0] open_bytes;
     logic [31:0] mem_bytes;
-    logic waiting;  // batches wait for its Mini Packet
+    logic waiting;  // closed batches wait for credits at child units, in order
     logic [BW-1:0] wait_head;
     logic [BW-1:0] wait_tail;
     msg_t [MSG_MAX-1:0] msgs;
@@ -95,4 +108,5 @@ package bcast_pkg;
   localparam logic [3:0] ERR_MSG_FULL = 4'd3;
   localparam logic [3:0] ERR_BATCH_FULL = 4'd4;
   localparam logic [3:0] ERR_NO_CHILDREN = 4'd5;
+  localparam logic [3:0] ERR_CREDIT_FULL = 4'd6;
 endpackage

@@ -17,6 +17,7 @@ using sc_core::sc_time_stamp;
 #include "hw/verilated_waveform.h"
 
 #include <algorithm>
+#include <array>
 #include <ostream>
 #include <sstream>
 
@@ -24,14 +25,17 @@ namespace bcastsim::hw::ragasa {
 
 namespace {
 // rtl/bcast_pkg.sv
-constexpr uint32_t k_ri_max = 64;
+constexpr uint32_t k_vcs = 3;      // the unit port's VCs (VCS): one FIFO each in the RI
+constexpr uint32_t k_ri_max = 64;  // packets a VC's FIFO holds (RI_MAX)
 // Cycles without an event after which the core can change only through an input (a packet,
 // a credit): every stage latency is at most 255 cycles and each ends in an event or a static
 // wait. The wrapper then stops clocking it until an input arrives, so a deadlocked unit lets
 // the simulation run out of events and the watchdog names it (as with the SystemC model),
 // instead of being clocked to the time limit.
 constexpr uint32_t k_quiet_cycles = 1024;
-constexpr uint32_t k_rxq_max = 8;
+constexpr uint32_t k_rxq_max = 8;  // Rx-queues per bank: the core has 2 x 8 + the control queue
+constexpr uint32_t k_queues = 2 * k_rxq_max + 1;
+constexpr uint32_t k_moves = 8;  // RI -> queue moves an edge (2 MOVES)
 constexpr uint32_t k_rxq_depth_max = 16;
 constexpr uint32_t k_mt_max = 128;
 constexpr uint32_t k_child_max = 16;
@@ -44,7 +48,8 @@ constexpr uint64_t k_wm_max = 1u << 24;
 const char* error_name(uint32_t code) {
   switch (code) {
     case 1:
-      return "more packets held in the RI than it has room for (64)";
+      return "more packets held in the RI than it has room for (64 a VC), or a packet on a VC "
+             "above 2";
     case 2:
       return "more collectives with data in the unit than it tracks (128)";
     case 3:
@@ -53,6 +58,8 @@ const char* error_name(uint32_t code) {
       return "more closed chunks alive than it tracks (256)";
     case 5:
       return "a Mini Packet with no children, or more than 16";
+    case 6:
+      return "a credit return queued while another waits for the SI";
     default:
       return "unknown error";
   }
@@ -129,6 +136,11 @@ class bcast_unit_rtl final : public bcast_unit_base {
     c.cfg_desc_cycles = static_cast<uint8_t>(params.descriptor_cycles);
     c.cfg_disp_cycles = static_cast<uint8_t>(params.dispatch_cycles);
     c.cfg_send_cycles = static_cast<uint8_t>(params.send_cycles);
+    c.cfg_pkt_bytes = params.packet_bytes;
+    // A reservation's packets when the broadcast brings more or says nothing (at most the
+    // memory's packets, < 2^24).
+    c.cfg_res_pkts = static_cast<uint32_t>(
+        reservation_bytes(params, membership_source::keep_entry) / params.packet_bytes);
     c.rst = 1;
     c.clk = 0;
     c.eval();
@@ -154,9 +166,9 @@ class bcast_unit_rtl final : public bcast_unit_base {
     m_in_bytes[p.vc] += p.size_bytes;
     if (m_in_bytes[p.vc] > m_params.input_buffer_bytes)
       SC_REPORT_ERROR(name(), "credit protocol violated: input buffer overflow");
-    if (p.kind == tlm_net::packet_kind::control && !m_source.find(p.collective_id))
+    if (unit_class(p) == packet_class::mini && !m_source.find(p.collective_id))
       SC_REPORT_ERROR(name(), "Mini Packet for a collective the membership source does not know");
-    if (p.msg_id > 0xffffffffu || p.count == 0 || p.size_bytes > 0xffff)
+    if (p.msg_id > 0xffffffffu || p.count == 0 || p.size_bytes > 0xffff || p.vc >= k_vcs)
       SC_REPORT_ERROR(name(), "packet header out of the RTL's field widths");
     ++packets_in;
     ++m_pending;
@@ -180,7 +192,9 @@ class bcast_unit_rtl final : public bcast_unit_base {
   }
 
   bool idle() const override {
-    return m_core->idle && m_assembled.empty() && m_ri.empty() && m_pending == 0;
+    for (const auto& ri : m_ri)
+      if (!ri.empty()) return false;
+    return m_core->idle && m_assembled.empty() && m_pending == 0;
   }
 
   bool describe_stall(std::ostream& os) const override {
@@ -188,14 +202,22 @@ class bcast_unit_rtl final : public bcast_unit_base {
     const Core& c = *m_core;
     os << "  " << name() << " (RTL): " << c.st_ri_packets << " packets held in the RI"
        << (c.st_ri_blocked ? " (blocked by a full Rx-queue)" : "") << ", " << c.st_rx_packets
-       << " in Rx-queues, Working Memory " << c.st_mem_used << "/" << m_params.working_memory_bytes
-       << " bytes, " << c.st_wq << " descriptors in the Work Queue, " << c.st_sq
-       << " dispatched; output credits " << m_out.credits(0, sc_core::sc_time_stamp()) << "/"
-       << m_params.output_buffer_bytes << " bytes"
-       << (c.out_valid ? ", a copy waits in the SI" : "") << "\n";
+       << " in queues, Working Memory " << c.st_mem_used << "/" << m_params.working_memory_bytes
+       << " bytes used, " << c.st_resv << " reserved, " << c.st_wq
+       << " descriptors in the Work Queue, " << c.st_sq << " dispatched"
+       << (c.cro_valid ? ", a credit return to send" : "") << "; output credits "
+       << m_out.credits(0, sc_core::sc_time_stamp()) << "/" << m_params.output_buffer_bytes
+       << " bytes" << (c.out_valid ? ", a copy waits in the SI" : "") << "\n";
     if (c.st_mp_wait)
-      os << "    a Mini Packet waits for a free Membership Table entry (" << c.st_mt_entries
-         << " held, the table is full)\n";
+      os << "    a Mini Packet waits for a free Membership Table entry and its reservation ("
+         << c.st_mt_entries << " entries held)\n";
+    if (c.st_stalled)
+      os << "    head data packets wait for their Mini Packet or their broadcast's reserved "
+            "Working Memory (queues 0x"
+         << std::hex << c.st_stalled << std::dec << ")\n";
+    if (c.st_credit_waits)
+      os << "    " << c.st_credit_waits
+         << " broadcasts have batches waiting for credits at child units\n";
     return true;
   }
 
@@ -295,19 +317,8 @@ class bcast_unit_rtl final : public bcast_unit_base {
     Core& c = *m_core;
     c.clk = 0;
     c.in_valid = 0;
-    if (!m_assembled.empty() && m_ri.size() < k_ri_max) {  // one per clock into the core's RI
-      tlm_net::packet* p = m_assembled.pop();
-      c.in_valid = 1;
-      c.in_handle = static_cast<uint16_t>(admit(p));
-      c.in_control = p->kind == tlm_net::packet_kind::control;
-      c.in_queue = static_cast<uint8_t>(p->collective_id % m_params.rx_queues);
-      c.in_coll = p->collective_id;
-      c.in_bytes = static_cast<uint16_t>(p->size_bytes);
-      c.in_src = p->src;
-      c.in_msg = static_cast<uint32_t>(p->msg_id);
-      c.in_count = p->count;
-      m_ri.push(p);
-    }
+    // One per clock into the core's RI, which holds k_ri_max a VC.
+    if (!m_assembled.empty() && m_ri[m_assembled.front()->vc].size() < k_ri_max) hand_in();
     if (c.pl_valid) {  // the Mini Packet parsed at this edge: its payload
       const uint32_t id = packet_of(c.pl_handle).collective_id;
       const auto* kids = m_source.find(id);
@@ -319,8 +330,22 @@ class bcast_unit_rtl final : public bcast_unit_base {
         c.pl_dst[k] = k < n ? (*kids)[k].dst : 0;
         c.pl_unit[k] = k < n ? (*kids)[k].unit_router : 0;
       }
+      const membership_child parent = m_source.parent(id);
+      c.pl_parent_dst = parent.dst;
+      c.pl_parent_unit = parent.unit_router;
     }
-    c.out_ready = c.out_valid && m_out.link_free(now) && m_out.has_credits(0, c.out_bytes, now);
+    // The SI: a queued credit return goes before any copy (it needs no build stage).
+    const bool link_free = m_out.link_free(now);
+    c.cr_ready =
+        c.cro_valid && link_free && m_out.has_credits(0, m_params.credit_packet_bytes, now);
+    c.out_ready =
+        c.out_valid && !c.cro_valid && link_free && m_out.has_credits(0, c.out_bytes, now);
+    const credit_return cr{c.cro_coll, c.cro_count, membership_child{c.cro_dst, c.cro_unit}};
+    const bool send_credit = c.cr_ready;
+    // Broadcasts whose batches wait for credits, integrated over time (the SystemC model adds
+    // each wait when it ends).
+    credit_wait_ps += uint64_t{m_credit_waits} * (now - m_waits_since).value();
+    m_waits_since = now;
     c.eval();
     c.clk = 1;
     c.eval();
@@ -332,19 +357,50 @@ class bcast_unit_rtl final : public bcast_unit_base {
       const std::string what = std::string("RTL core: ") + error_name(c.err_code);
       SC_REPORT_ERROR(name(), what.c_str());
     }
+    m_credit_waits = c.st_credit_waits;
     collect(now);
+    if (send_credit) inject_credit(cr, now);
+  }
+
+  // The packet the RI assembled first goes into the core's RI: its class picks its VC's
+  // FIFO and its queue (README.md, mechanisms 1-2); a Mini Packet's count is the data
+  // packets it announces (its payload), which its reservation depends on.
+  void hand_in() {
+    Core& c = *m_core;
+    tlm_net::packet* p = m_assembled.pop();
+    const packet_class cls = unit_class(*p);
+    const uint32_t n = m_params.rx_queues;
+    c.in_valid = 1;
+    c.in_handle = static_cast<uint16_t>(admit(p));
+    c.in_cls = static_cast<uint8_t>(cls);
+    c.in_vc = static_cast<uint8_t>(p->vc);
+    c.in_queue = static_cast<uint8_t>(cls == packet_class::relayed ? n + p->collective_id % n
+                                                                   : p->collective_id % n);
+    c.in_coll = p->collective_id;
+    c.in_bytes = static_cast<uint16_t>(p->size_bytes);
+    c.in_src = p->src;
+    c.in_msg = static_cast<uint32_t>(p->msg_id);
+    c.in_count = p->count;
+    if (cls == packet_class::mini) {
+      const uint64_t expect = m_source.packets(p->collective_id);  // the core counts in 32 bits
+      c.in_count = expect >= 0xffffffffu ? 0xffffffffu : static_cast<uint32_t>(expect);
+    }
+    m_ri[p->vc].push(p);
   }
 
   void collect(const sc_core::sc_time& now) {
     Core& c = *m_core;
     const bool event = c.in_valid || c.ev_moved || c.ev_sched || c.ev_parsed || c.ev_batch ||
-                       c.ev_desc || c.ev_disp || c.ev_copy || c.ev_freed;
+                       c.ev_desc || c.ev_disp || c.ev_copy || c.ev_freed || c.ev_credit ||
+                       c.cr_ready;
     m_quiet = event ? 0 : m_quiet + 1;
     for (uint32_t k = 0; k < c.ev_moved; ++k) {  // left the RI: the credit goes back
-      tlm_net::packet* p = m_ri.pop();
+      const uint32_t vc = (c.ev_moved_vc >> (2 * k)) & 3u;
+      tlm_net::packet* p = m_ri[vc].pop();
       m_in_bytes[p->vc] -= p->size_bytes;
       tlm_net::return_credit(in, m_credit_token, p->vc, p->size_bytes);
     }
+    if (c.ev_credit) release(c.ev_credit_handle);  // a credit return, parsed
     if (c.ev_sched && m_observer)
       m_observer->on_scheduled(packet_of(c.ev_sched_handle), c.ev_sched_queue);
     if (c.ev_parsed) {
@@ -373,7 +429,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
     }
     // Statistics, sampled once per clock.
     const uint64_t period = m_period.value();
-    for (uint32_t q = 0; q < k_rxq_max; ++q) {
+    for (uint32_t q = 0; q < k_queues; ++q) {
       if (c.st_mp_wait >> q & 1u) membership_stall_ps += period;
       if (c.st_stalled >> q & 1u) memory_stall_ps += period;
       if (c.st_hol >> q & 1u) rx_hol_blocked_ps += period;
@@ -383,7 +439,8 @@ class bcast_unit_rtl final : public bcast_unit_base {
     auto peak = [](tlm_net::counter& s, uint64_t v) {
       if (v > s.value) s.value = v;
     };
-    peak(rx_queue_peak_packets, c.st_rx_max);
+    // As a packet enters a queue, as the model counts it (it may leave at the same edge).
+    peak(rx_queue_peak_packets, c.ev_rx_peak);
     peak(membership_peak_entries, c.st_mt_entries);
     peak(working_memory_peak_bytes, c.st_mem_used);
     peak(work_queue_peak_descriptors, c.st_wq);
@@ -397,7 +454,7 @@ class bcast_unit_rtl final : public bcast_unit_base {
     tlm_net::packet* p = m_pool.acquire();
     p->src = src.src;
     p->dst = c.ev_copy_dst;
-    p->offload = to_unit(c.ev_copy_unit);
+    p->offload = to_unit(c.ev_copy_unit, packet_class::relayed);  // a tree edge: VC 1
     p->kind = src.kind;
     p->vc = 0;
     p->size_bytes = src.size_bytes;
@@ -424,12 +481,52 @@ class bcast_unit_rtl final : public bcast_unit_base {
     m_out.set_busy_until(edge(now + t));  // the SI injects on clock edges
   }
 
+  struct credit_return {
+    uint32_t collective;
+    uint32_t packets;
+    membership_child parent;
+  };
+
+  // The SI sends the credit return the core let go at this edge: a control packet to the
+  // broadcast's parent unit, as the SystemC model builds it.
+  void inject_credit(const credit_return& r, const sc_core::sc_time& now) {
+    const uint32_t bytes = m_params.credit_packet_bytes;
+    tlm_net::packet* p = m_pool.acquire();
+    p->src = m_terminal;
+    p->dst = r.parent.dst;
+    p->offload = to_unit(r.parent.unit_router, packet_class::credit);
+    p->kind = tlm_net::packet_kind::control;
+    p->vc = 0;
+    p->size_bytes = bytes;
+    p->msg_id = 0;
+    p->tag = 0;
+    p->msg_seq = 0;
+    p->collective_id = r.collective;
+    p->msg_bytes = bytes;
+    p->buf_offset = 0;
+    p->index = 0;
+    p->count = r.packets;
+    p->created = now;
+    p->injected = now;
+    p->tail_time = now;
+    p->routers = 0;
+    if (m_routing)
+      m_routing->init_state(m_terminal, r.parent.dst,
+                            network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),
+                            p->route);
+    ++credit_returns;
+    const sc_core::sc_time t = m_out.send(out, *p, now);
+    m_out.set_busy_until(edge(now + t));
+  }
+
   tlm_net::tagged_fw<bcast_unit_rtl> m_fw;
   tlm_net::tagged_bw<bcast_unit_rtl> m_bw;
   std::vector<stored> m_handles;
   std::vector<uint32_t> m_free_handles;
-  tlm_net::ring<tlm_net::packet*> m_assembled;  // assembled, not yet handed to the core
-  tlm_net::ring<tlm_net::packet*> m_ri;         // in the core's RI, in order
+  tlm_net::ring<tlm_net::packet*> m_assembled;              // assembled, not yet handed to the core
+  std::array<tlm_net::ring<tlm_net::packet*>, k_vcs> m_ri;  // in the core's RI, per VC
+  uint32_t m_credit_waits = 0;  // broadcasts waiting for credits since m_waits_since
+  sc_core::sc_time m_waits_since;
   uint64_t m_next_packet = 0;
   uint32_t m_pending = 0;  // packets whose tail the RI is still assembling
   tlm_net::packet m_credit_token;

@@ -1,9 +1,12 @@
 // The Bcast Unit as its verilated RTL (rtl/bcast_core.sv) behind the same TLM interface as the
 // SystemC model: the wrapper is the Receive Interface (it assembles a packet, hands its header
-// and a handle to the core, and returns its credit when the core moves it into an Rx-queue)
-// and the Send Interface (it offers the core's built copy to the link when the link is free
-// and credits cover it). Payloads stay in the wrapper, named by handle; a Mini Packet's child
-// list is read from the membership_source when the core parses it.
+// and a handle to the core, one a clock, into its VC's FIFO with its class and queue, and
+// returns its credit when the core moves it into a queue, in the order the core reports) and
+// the Send Interface (when the link is free it sends the core's queued credit return if
+// credits cover ragasa.credit_packet_bytes, else offers the built copy if they cover it).
+// Payloads stay in the wrapper, named by handle; a Mini Packet's announced data packets go
+// into the core with its header (its reservation depends on them), its child list and parent
+// unit when the core parses it (hw/ragasa/README.md).
 //
 // The core is clocked only while it has work (it says when it is idle), so an idle unit costs
 // nothing, as the SystemC model. Verilator headers stay in the source file.

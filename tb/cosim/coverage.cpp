@@ -1,6 +1,7 @@
 #include "tb/cosim/coverage.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <ostream>
 #include <set>
@@ -17,24 +18,39 @@ void coverage::add(const coverage& c) {
   table_hits += c.table_hits;
   table_misses += c.table_misses;
   shared_batches += c.shared_batches;
+  membership_stall_cycles += c.membership_stall_cycles;
+  credit_wait_cycles += c.credit_wait_cycles;
+  credit_returns += c.credit_returns;
 }
 
 namespace {
 
-// Scheduler picks while another Rx-queue held a packet. A packet enters its Rx-queue
-// (collective_id % rx_queues) when the unit returns its credit (credits come in arrival
-// order) and leaves it at its `scheduled` event; each queue is FIFO, so counting both per
-// queue up to a time tells whether the queue held a packet then.
+// Data picks of the Receive Packet Scheduler while another data queue held a packet. A
+// packet enters its queue (hand-off: collective_id % rx_queues, relayed: rx_queues + that,
+// control: 2 rx_queues) when the unit returns its credit (in arrival order within its VC)
+// and leaves it at its `scheduled` event; each queue is FIFO, so counting both per queue up
+// to a time tells whether the queue held a packet then.
 uint64_t contended_picks(const stimulus& s, const event_log& ref) {
+  const uint32_t n = s.params.rx_queues;
   std::map<uint32_t, std::vector<uint64_t>> in, out;  // [queue] times
-  const std::vector<event>& credits = ref[stage::credit];
-  for (size_t k = 0; k < credits.size() && k < s.arrivals.size(); ++k)
-    in[s.arrivals[k].collective_id % s.params.rx_queues].push_back(credits[k].t_ps);
+  std::array<std::vector<uint32_t>, 3> queues;        // [vc]: the queue of each arrival
+  for (const arrival& a : s.arrivals) {
+    const uint32_t q = a.cls == hw::ragasa::packet_class::handoff   ? a.collective_id % n
+                       : a.cls == hw::ragasa::packet_class::relayed ? n + a.collective_id % n
+                                                                    : 2 * n;
+    queues[hw::ragasa::unit_port_vc(a.cls)].push_back(q);
+  }
+  std::array<size_t, 3> next{};
+  for (const event& c : ref[stage::credit]) {
+    if (c.vc < 3 && next[c.vc] < queues[c.vc].size())
+      in[queues[c.vc][next[c.vc]++]].push_back(c.t_ps);
+  }
   for (const event& e : ref[stage::scheduled]) out[e.n].push_back(e.t_ps);
   uint64_t picks = 0;
   for (const event& e : ref[stage::scheduled]) {
+    if (e.n >= 2 * n) continue;  // the control queue goes first, not in turn
     for (const auto& [q, times] : in) {
-      if (q == e.n) continue;
+      if (q == e.n || q >= 2 * n) continue;
       const auto entered = std::upper_bound(times.begin(), times.end(), e.t_ps) - times.begin();
       const std::vector<uint64_t>& left = out[q];
       const auto gone = std::upper_bound(left.begin(), left.end(), e.t_ps) - left.begin();
@@ -55,6 +71,9 @@ coverage measure(const stimulus& s, const event_log& ref, const hw::ragasa::bcas
   c.contended_picks = contended_picks(s, ref);
   c.memory_stall_cycles = unit.memory_stall_ps.value / period;
   c.rx_queue_full_cycles = unit.ri_blocked_ps.value / period;
+  c.membership_stall_cycles = unit.membership_stall_ps.value / period;
+  c.credit_wait_cycles = unit.credit_wait_ps.value / period;
+  c.credit_returns = unit.credit_returns.value;
   c.work_queue_full = unit.work_queue_peak_descriptors.value >= s.params.work_queue_descriptors;
   c.send_queue_full = unit.send_queue_peak_descriptors.value >= s.params.send_queue_descriptors;
   std::set<uint32_t> parsed;
@@ -89,7 +108,9 @@ void print(std::ostream& os, const coverage& c) {
      << " cycles, Rx-queue full " << c.rx_queue_full_cycles << " cycles, work queue full "
      << (c.work_queue_full ? "yes" : "no") << ", send queue full "
      << (c.send_queue_full ? "yes" : "no") << ", table hits " << c.table_hits << ", misses "
-     << c.table_misses << ", shared batches " << c.shared_batches;
+     << c.table_misses << ", shared batches " << c.shared_batches << ", membership stall "
+     << c.membership_stall_cycles << " cycles, credit wait " << c.credit_wait_cycles
+     << " cycles, credit returns " << c.credit_returns;
 }
 
 nlohmann::json to_json(const coverage& c) {
@@ -100,7 +121,10 @@ nlohmann::json to_json(const coverage& c) {
           {"send_queue_full", c.send_queue_full},
           {"table_hits", c.table_hits},
           {"table_misses", c.table_misses},
-          {"shared_batches", c.shared_batches}};
+          {"shared_batches", c.shared_batches},
+          {"membership_stall_cycles", c.membership_stall_cycles},
+          {"credit_wait_cycles", c.credit_wait_cycles},
+          {"credit_returns", c.credit_returns}};
 }
 
 }  // namespace bcastsim::tb::cosim

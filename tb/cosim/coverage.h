@@ -9,6 +9,10 @@
 //   table_misses        data packets scheduled before their collective's Mini Packet
 //   shared_batches      batches copied to two or more children (a stored packet is freed after
 //                       its last copy: the early-free fault, rtl-fault-early-free, needs them)
+//   membership_stall_cycles  a head Mini Packet waited for an entry or its reservation
+//   credit_wait_cycles  closed batches waited for child units' credits (summed per broadcast)
+//   credit_returns      credit returns the unit sent to parent units
+// (hw/ragasa/README.md: the deadlock-free design's admission and end-to-end credits)
 #pragma once
 
 #include "hw/ragasa/bcast_unit_base.h"
@@ -33,6 +37,9 @@ struct coverage {
   uint64_t table_hits = 0;
   uint64_t table_misses = 0;
   uint64_t shared_batches = 0;
+  uint64_t membership_stall_cycles = 0;
+  uint64_t credit_wait_cycles = 0;
+  uint64_t credit_returns = 0;
 
   void add(const coverage& c);
 };

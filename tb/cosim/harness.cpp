@@ -8,6 +8,7 @@
 #include "tlm/trace_window.h"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <filesystem>
 #include <memory>
@@ -74,27 +75,28 @@ class stage_log final : public hw::ragasa::unit_observer {
   }
 };
 
-// Plays a stimulus's arrivals into a unit's `in`, as the router does (see harness.h).
+// Plays a stimulus's arrivals into a unit's `in`, as the router does (see harness.h): one
+// lane a VC, each with its own credits, so that a class waiting never holds up another.
 class unit_driver final : public sc_core::sc_module, public tlm_net::bw_if {
  public:
   tlm_net::initiator_socket out;
 
   unit_driver(const sc_core::sc_module_name& name, const stimulus& s, tlm_net::packet_pool& pool,
               stage_log& log)
-      : sc_core::sc_module(name),
-        out("out"),
-        m_stim(s),
-        m_pool(pool),
-        m_log(log),
-        m_credit_bytes(s.params.input_buffer_bytes) {
+      : sc_core::sc_module(name), out("out"), m_stim(s), m_pool(pool), m_log(log) {
     out.bind(*this);
+    for (size_t k = 0; k < s.arrivals.size(); ++k) {
+      const uint8_t vc = hw::ragasa::unit_port_vc(s.arrivals[k].cls);
+      m_lanes[vc].arrivals.push_back(k);
+    }
+    for (lane& l : m_lanes) l.credit_bytes = s.params.input_buffer_bytes;
     SC_THREAD(run);
   }
   SC_HAS_PROCESS(unit_driver);
 
   tlm::tlm_sync_enum nb_transport_bw(packet& p, tlm::tlm_phase& ph, sc_time& t) override {
-    if (ph != tlm_net::CREDIT || p.vc != 0) {
-      SC_REPORT_ERROR(name(), "the unit returned something other than a VC 0 credit");
+    if (ph != tlm_net::CREDIT || p.vc >= k_lanes) {
+      SC_REPORT_ERROR(name(), "the unit returned something other than a credit of VC 0-2");
       return tlm::TLM_COMPLETED;
     }
     event e;
@@ -102,7 +104,7 @@ class unit_driver final : public sc_core::sc_module, public tlm_net::bw_if {
     e.size_bytes = p.size_bytes;
     e.vc = p.vc;
     m_log.add(stage::credit, e);
-    m_pending.push_back(credit{e.t_ps + m_stim.credit_latency_ps, p.size_bytes});
+    m_lanes[p.vc].pending.push_back(credit{e.t_ps + m_stim.credit_latency_ps, p.size_bytes});
     ++progress;
     m_credit_event.notify(sc_core::SC_ZERO_TIME);
     return tlm::TLM_ACCEPTED;
@@ -110,60 +112,95 @@ class unit_driver final : public sc_core::sc_module, public tlm_net::bw_if {
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
   bool done() const { return m_sent == m_stim.arrivals.size(); }
-  bool blocked() const { return m_blocked; }  // waits for credits, not for a later arrival
+  // Every lane not done waits for credits, none for a later arrival.
+  bool blocked() const {
+    for (const lane& l : m_lanes)
+      if (l.next < l.arrivals.size() && !l.blocked) return false;
+    return true;
+  }
   uint64_t left() const { return m_stim.arrivals.size() - m_sent; }
   uint64_t progress = 0;
 
  private:
+  static constexpr uint8_t k_lanes = 3;
   struct credit {
     uint64_t when_ps;
     uint32_t bytes;
   };
+  struct lane {
+    std::vector<size_t> arrivals;  // indices into the stimulus, in send order
+    size_t next = 0;
+    uint32_t credit_bytes = 0;
+    uint32_t in_ri = 0;  // sent, credit not yet back
+    std::vector<credit> pending;
+    uint64_t lag_ps = 0;
+    bool blocked = false;
+  };
 
-  // Applies the credits that have arrived; true when `a` may go now.
-  bool can_send(const arrival& a) {
+  // Applies the lane's credits that have arrived; true when `a` may go now.
+  bool can_send(lane& l, const arrival& a) {
     const uint64_t now = now_ps();
-    for (size_t k = 0; k < m_pending.size();) {
-      if (m_pending[k].when_ps <= now) {
-        m_credit_bytes += m_pending[k].bytes;
-        --m_in_ri;
-        m_pending.erase(m_pending.begin() + static_cast<std::ptrdiff_t>(k));
+    for (size_t k = 0; k < l.pending.size();) {
+      if (l.pending[k].when_ps <= now) {
+        l.credit_bytes += l.pending[k].bytes;
+        --l.in_ri;
+        l.pending.erase(l.pending.begin() + static_cast<std::ptrdiff_t>(k));
       } else {
         ++k;
       }
     }
-    return m_credit_bytes >= a.size_bytes && m_in_ri < m_stim.max_ri_packets;
+    return l.credit_bytes >= a.size_bytes && l.in_ri < m_stim.max_ri_packets;
   }
 
+  // One link, one thread: of the lanes whose next packet is due, has its credits and finds
+  // the link free, the one whose packet comes first in the stimulus goes (so both sides
+  // break ties alike); a packet held back (for credits or the link) delays every later
+  // arrival of its lane by as much, and the RI sees tails in the order packets start, as in
+  // the fabric.
   void run() {
-    for (const arrival& a : m_stim.arrivals) {
-      const uint64_t planned = a.send_ps + m_lag_ps;
-      if (planned > now_ps()) sc_core::wait(ps(planned - now_ps()));
-      while (!can_send(a)) {
-        m_blocked = true;
-        uint64_t next = 0;
-        for (const credit& c : m_pending)
-          if (next == 0 || c.when_ps < next) next = c.when_ps;
-        if (next > 0) {
-          sc_core::wait(ps(next - now_ps()), m_credit_event);
-        } else {
-          sc_core::wait(m_credit_event);
+    while (!done()) {
+      const uint64_t now = now_ps();
+      lane* best = nullptr;
+      uint64_t wake = ~uint64_t{0};
+      for (lane& l : m_lanes) {
+        if (l.next >= l.arrivals.size()) continue;
+        const arrival& a = m_stim.arrivals[l.arrivals[l.next]];
+        const uint64_t planned = std::max(a.send_ps + l.lag_ps, m_link_free_ps);
+        if (planned > now) {
+          wake = std::min(wake, planned);
+          l.blocked = false;
+          continue;
+        }
+        l.blocked = !can_send(l, a);
+        if (l.blocked) {
+          for (const credit& c : l.pending) wake = std::min(wake, c.when_ps);
+        } else if (!best || l.arrivals[l.next] < best->arrivals[best->next]) {
+          best = &l;
         }
       }
-      m_blocked = false;
-      if (now_ps() > planned) m_lag_ps = now_ps() - a.send_ps;
-      send(a);
+      if (best) {
+        const arrival& a = m_stim.arrivals[best->arrivals[best->next]];
+        if (now > a.send_ps + best->lag_ps) best->lag_ps = now - a.send_ps;
+        send(*best, a);
+        ++best->next;
+        continue;
+      }
+      if (wake != ~uint64_t{0}) {
+        sc_core::wait(ps(wake - now), m_credit_event);
+      } else {
+        sc_core::wait(m_credit_event);
+      }
     }
   }
 
-  void send(const arrival& a) {
+  void send(lane& l, const arrival& a) {
     packet* p = m_pool.acquire();
     p->src = a.src;
     p->dst = a.dst;
     p->kind = a.kind;
-    p->vc = 0;
+    p->vc = hw::ragasa::unit_port_vc(a.cls);
     p->size_bytes = a.size_bytes;
-    p->offload = hw::ragasa::to_unit(a.unit_router);
+    p->offload = hw::ragasa::to_unit(a.unit_router, a.cls);
     p->msg_id = a.msg_id;
     p->tag = a.tag;
     p->collective_id = a.collective_id;
@@ -172,9 +209,11 @@ class unit_driver final : public sc_core::sc_module, public tlm_net::bw_if {
     p->index = a.index;
     p->count = a.count;
     p->created = p->injected = sc_core::sc_time_stamp();
-    p->tail_time = ps(a.tail_ps + m_lag_ps);
-    m_credit_bytes -= a.size_bytes;
-    ++m_in_ri;
+    p->tail_time = ps(a.tail_ps + l.lag_ps);
+    m_link_free_ps = a.tail_ps + l.lag_ps;
+    m_link_free_ps = a.tail_ps + l.lag_ps;
+    l.credit_bytes -= a.size_bytes;
+    ++l.in_ri;
     ++m_sent;
     ++progress;
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
@@ -185,13 +224,10 @@ class unit_driver final : public sc_core::sc_module, public tlm_net::bw_if {
   const stimulus& m_stim;
   tlm_net::packet_pool& m_pool;
   stage_log& m_log;
-  uint32_t m_credit_bytes;
-  uint32_t m_in_ri = 0;  // sent, credit not yet back
-  std::vector<credit> m_pending;
+  std::array<lane, k_lanes> m_lanes;
   sc_core::sc_event m_credit_event;
-  uint64_t m_lag_ps = 0;
   size_t m_sent = 0;
-  bool m_blocked = false;
+  uint64_t m_link_free_ps = 0;  // the unit link's tail: the next packet starts after it
 };
 
 // The router behind a unit's `out` (see harness.h and sink_params).
@@ -306,6 +342,8 @@ class unit_pair final : public sc_core::sc_module {
       m_membership.set(
           id, kids,
           n == s.membership_packets.end() ? hw::ragasa::membership_source::keep_entry : n->second);
+      const auto parent = s.membership_parent.find(id);
+      if (parent != s.membership_parent.end()) m_membership.set_parent(id, parent->second);
     }
     ref->set_observer(&ref_log);
     dut->set_observer(&dut_log);

@@ -5,11 +5,13 @@
 //
 // Code flow, for each stimulus (one unit_pair; a replay has one pair per recorded unit):
 //   unit_driver   plays the arrivals into the unit's `in` as the router would: BEGIN_REQ on
-//                 VC 0 at the arrival's time, the head delay as annotation, tail_time set,
-//                 only while the unit's input_buffer_bytes credits (returned with phase
-//                 CREDIT, usable credit_latency_ps later) cover the packet and the RI holds
-//                 fewer than max_ri_packets. A packet held back for credits delays every later
-//                 arrival of that side by as much (the link behind it waits too).
+//                 its class's VC (hand-off data 0, relayed data 1, control 2) at the arrival's
+//                 time, the head delay as annotation, tail_time set, only while that VC's
+//                 input_buffer_bytes credits (returned with phase CREDIT, usable
+//                 credit_latency_ps later) cover the packet and the VC has fewer than
+//                 max_ri_packets in the RI. A packet held back for credits delays every later
+//                 arrival of its VC by as much (the router's VCs are independent: a class
+//                 waiting never holds up another, hw/ragasa/README.md).
 //   the unit      reference: hw::ragasa::bcast_unit; DUT: make_bcast_unit(model, ...); each
 //                 with its own packet pool, both reading one membership_source.
 //   stage_log     a unit_observer: records the unit's stage events with their times (the

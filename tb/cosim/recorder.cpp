@@ -32,13 +32,15 @@ void unit_input_recorder::add_unit(const std::string& unit, network::router_id r
   m_out << j.dump() << "\n";
 }
 
-void unit_input_recorder::add_membership(
-    const std::string& unit, uint32_t collective_id,
-    const std::vector<hw::ragasa::membership_child>& children, uint64_t packets) {
+void unit_input_recorder::add_membership(const std::string& unit, uint32_t collective_id,
+                                         const std::vector<hw::ragasa::membership_child>& children,
+                                         uint64_t packets,
+                                         const hw::ragasa::membership_child& parent) {
   nlohmann::json kids = nlohmann::json::array();
   for (const hw::ragasa::membership_child& c : children) kids.push_back({c.dst, c.unit_router});
   nlohmann::json j = {
       {"type", "membership"}, {"unit", unit}, {"collective_id", collective_id}, {"children", kids}};
+  if (parent.unit_router != network::invalid_id) j["parent"] = {parent.dst, parent.unit_router};
   if (packets != hw::ragasa::membership_source::keep_entry) j["packets"] = packets;
   m_out << j.dump() << "\n";
 }
@@ -50,6 +52,7 @@ void unit_input_recorder::add_packet(const std::string& unit, const tlm_net::pac
   a.head_ps = head.value();
   a.tail_ps = p.tail_time.value();
   a.kind = p.kind;
+  a.cls = hw::ragasa::unit_class(p);
   a.src = p.src;
   a.dst = p.dst;
   a.unit_router = hw::ragasa::unit_router(p);
@@ -89,7 +92,8 @@ tlm::tlm_sync_enum unit_input_tap::nb_transport_fw(tlm_net::packet& p, tlm::tlm_
     if (m_collectives_written.insert(p.collective_id).second) {
       if (const auto* kids = m_membership.find(p.collective_id))
         m_recorder.add_membership(m_unit, p.collective_id, *kids,
-                                  m_membership.packets(p.collective_id));
+                                  m_membership.packets(p.collective_id),
+                                  m_membership.parent(p.collective_id));
     }
     m_recorder.add_packet(m_unit, p, sc_core::sc_time_stamp() + t);
   }

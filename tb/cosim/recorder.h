@@ -10,8 +10,10 @@
 //       one per unit, at elaboration. credit_delay_ps is the fixed credit return of the
 //       replay's sink: the router's pipeline (router.delay_cycles at router.clock_mhz) plus
 //       the unit link's latency both ways (replay_credit_delay_ps).
-//   {"type":"membership","unit":"unit_3","collective_id":1,"children":[[dst,unit_router],..]}
-//       the unit's child list of a collective, before the first packet of that collective.
+//   {"type":"membership","unit":"unit_3","collective_id":1,"children":[[dst,unit_router],..],
+//    "packets":40,"parent":[dst,unit_router]}
+//       the unit's child list of a collective, before the first packet of that collective;
+//       the data packets its Mini Packet announces and the unit its data come from, if any.
 //   {"type":"packet","unit":"unit_3","t_ps":..,"head_ps":..,"tail_ps":..,"kind":"data",..}
 //       a packet entering the unit: BEGIN_REQ at t_ps with its head in at head_ps (the
 //       delay annotation), tail_time tail_ps, and every header field (arrival, stimulus.h).
@@ -39,10 +41,11 @@ class unit_input_recorder {
   void add_unit(const std::string& unit, network::router_id router, network::terminal_id terminal,
                 const hw::ragasa::bcast_unit_params& params, const tlm_net::link_params& port,
                 const hw::router_params& router_params);
-  // `packets`: the data packets its Mini Packet announces (keep_entry: none announced).
+  // `packets`: the data packets its Mini Packet announces (keep_entry: none announced);
+  // `parent`: the unit its data come from (none: left out).
   void add_membership(const std::string& unit, uint32_t collective_id,
-                      const std::vector<hw::ragasa::membership_child>& children,
-                      uint64_t packets);
+                      const std::vector<hw::ragasa::membership_child>& children, uint64_t packets,
+                      const hw::ragasa::membership_child& parent);
   void add_packet(const std::string& unit, const tlm_net::packet& p, const sc_core::sc_time& head);
   // Renames the recording to its path; throws config_error if anything could not be written.
   void finish();

@@ -31,6 +31,9 @@ constexpr size_t k_max_name_chars = 256;
 constexpr const char* k_line_allowed =
     "a JSON object with a \"type\" (unit, membership, packet) and its fields";
 
+// A packet's class (hw/ragasa/packet_fields.h) as a replay line names it.
+const std::vector<std::string> k_class_names = {"handoff", "relayed", "mini", "credit"};
+
 }  // namespace
 
 nlohmann::json to_json(const bcast_unit_params& p) {
@@ -85,6 +88,7 @@ nlohmann::json to_json(const arrival& a) {
           {"head_ps", a.head_ps},
           {"tail_ps", a.tail_ps},
           {"kind", tlm_net::to_string(a.kind)},
+          {"cls", k_class_names[static_cast<size_t>(a.cls)]},
           {"src", a.src},
           {"dst", a.dst},
           {"unit_router", a.unit_router},
@@ -107,6 +111,16 @@ arrival arrival_from_json(const nlohmann::json& j) {
   a.tail_ps = f.uint("tail_ps", a.head_ps, k_u64);
   a.kind =
       f.choice("kind", {"data", "control"}) == "data" ? packet_kind::data : packet_kind::control;
+  // Recordings from before the message classes have none: data handed off, Mini Packets.
+  const bool data = a.kind == packet_kind::data;
+  a.cls = data ? hw::ragasa::packet_class::handoff : hw::ragasa::packet_class::mini;
+  if (f.has("cls")) {
+    const std::vector<std::string> allowed = data ? std::vector<std::string>{"handoff", "relayed"}
+                                                  : std::vector<std::string>{"mini", "credit"};
+    const std::string c = f.choice("cls", allowed);
+    a.cls = static_cast<hw::ragasa::packet_class>(
+        std::find(k_class_names.begin(), k_class_names.end(), c) - k_class_names.begin());
+  }
   f.get("src", a.src, 0, k_u32);
   f.get("dst", a.dst, 0, k_u32);
   f.get("unit_router", a.unit_router, 0, k_u32);
@@ -194,6 +208,18 @@ std::vector<membership_child> children_from_json(const replay_fields& f) {
   return kids;
 }
 
+// A membership line's "parent": [dst, unit_router], the unit its data come from.
+membership_child parent_from_json(const replay_fields& f) {
+  const std::string allowed = "a [dst, unit_router] pair of integers 0 to " + std::to_string(k_u32);
+  const nlohmann::json& c = f.array("parent", allowed);
+  if (c.size() != 2) refuse("parent", c, "not a pair", allowed);
+  for (const nlohmann::json& v : c) {
+    if (!v.is_number_unsigned() || v.get<uint64_t>() > k_u32)
+      refuse("parent", c, "not a pair of integers in range", allowed);
+  }
+  return membership_child{c[0].get<uint32_t>(), c[1].get<uint32_t>()};
+}
+
 // What load_replay reads, unit by unit, and where (lines) for the checks at the end.
 struct replay_reader {
   std::vector<stimulus> units;
@@ -228,13 +254,14 @@ struct replay_reader {
     if (type == "membership") {
       const auto id = static_cast<uint32_t>(f.uint("collective_id", 0, k_u32));
       s.membership[id] = children_from_json(f);
+      if (f.has("parent")) s.membership_parent[id] = parent_from_json(f);
       if (f.has("packets")) s.membership_packets[id] = f.uint("packets", 0, ~uint64_t{0} - 1);
       membership_line[it->second][id] = number;
     } else {
       const arrival a = arrival_from_json(j);
       check_arrival(a, s, j, seen[it->second]);
       s.arrivals.push_back(a);
-      if (a.kind == packet_kind::control)
+      if (a.cls == hw::ragasa::packet_class::mini)
         mini_packet_line[it->second].emplace(a.collective_id, number);
     }
   }

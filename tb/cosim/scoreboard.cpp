@@ -1,4 +1,5 @@
 #include "tb/cosim/scoreboard.h"
+#include "hw/ragasa/packet_fields.h"
 
 #include "tlm/units.h"
 
@@ -54,6 +55,7 @@ event event_of(const tlm_net::packet& p, uint64_t t_ps) {
   e.msg_bytes = p.msg_bytes;
   e.buf_offset = p.buf_offset;
   e.vc = p.vc;
+  e.cls = static_cast<uint8_t>(hw::ragasa::unit_class(p));
   return e;
 }
 
@@ -103,7 +105,8 @@ bool same_event(stage s, const event& a, const event& b) {
       return same_packet(a, b) && same_child(a, b);
     case stage::copy:
       return same_packet(a, b) && same_child(a, b) && a.tag == b.tag &&
-             a.msg_bytes == b.msg_bytes && a.buf_offset == b.buf_offset && a.vc == b.vc;
+             a.msg_bytes == b.msg_bytes && a.buf_offset == b.buf_offset && a.vc == b.vc &&
+             a.cls == b.cls;
     case stage::end:
       return true;
   }

@@ -69,6 +69,7 @@ struct event {
   uint32_t n = 0;                      // scheduled: Rx-queue; batch: packets
   hw::ragasa::membership_child child;  // descriptor, dispatched, copy
   uint8_t vc = 0;                      // copy, credit
+  uint8_t cls = 0;                     // copy: hw::ragasa::packet_class
 };
 event event_of(const tlm_net::packet& p, uint64_t t_ps);
 

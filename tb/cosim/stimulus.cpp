@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -94,6 +95,9 @@ struct collective_plan {
   uint32_t id = 0;
   uint32_t children = 0;
   network::terminal_id sources[2] = {0, 0};
+  hw::ragasa::packet_class cls = hw::ragasa::packet_class::handoff;  // of its data
+  std::vector<network::terminal_id> unit_children;  // their terminals: they return credits
+  uint32_t credited = 0;  // data packets credit returns have been sent for
   bool mp_sent = false;
   uint32_t mp_after = 0;  // data packets of it before its Mini Packet (0: MP first)
   uint32_t data_sent = 0;
@@ -109,22 +113,35 @@ struct traffic_plan {
   uint32_t max_active = 0;      // messages in progress at once
   uint64_t mean_gap_ps = 0;     // between one packet's tail and the next packet
   uint32_t pause_permille = 0;  // chance of a pause after a packet, so the unit may drain
+  // Child units return credits for every credit_every data packets of a collective, once
+  // credit_lag more have come after them (they lag behind as a child's memory would).
+  uint32_t credit_every = 1;
+  uint32_t credit_lag = 0;
 };
 
-// The unit's parameters; returns the number of collectives, drawn among them.
+// The unit's parameters; returns the number of collectives, drawn among them. Working
+// Memory holds every collective's reservation at once (the Mini Packets are never held
+// back: the management node's admission is not modelled here), of 2 .. 6 packets each, and
+// a chunk fits a reservation (chunks never close early).
 uint32_t draw_unit_params(draw& d, uint64_t seed, bcast_unit_params& p) {
   p.clock_mhz = 1000.0;
+  p.packet_bytes = 512;
   // At least two Rx-queues and three collectives: the opening (arrival_writer::opening)
-  // needs two queues that wait at once, and a third queue when there is one.
+  // needs two queues that wait at once.
   p.rx_queues = static_cast<uint32_t>(d.in(2, 8));
   p.rx_queue_packets = static_cast<uint32_t>(d.in(1, 16));
   const auto ncoll = static_cast<uint32_t>(d.in(3, 12));
   p.membership_entries = static_cast<uint32_t>(d.in(ncoll, 64));
-  // At most 32 KiB, with no data packet under 1/64 of it (random_stimulus's min_bytes):
-  // Working Memory then holds at most 64 packets, so at most 64 closed chunks are alive
-  // (BATCH_MAX of rtl/bcast_pkg.sv).
-  p.working_memory_bytes = d.log_in(1024, 32768);
-  p.descriptor_threshold_bytes = d.log_in(512, 8192);
+  const auto reserve = static_cast<uint32_t>(d.in(2, 6));  // packets a collective reserves
+  const uint64_t least = uint64_t{ncoll} * reserve * p.packet_bytes;
+  p.working_memory_bytes = d.log_in(least, std::max<uint64_t>(least, 65536));
+  p.reserved_chunks = static_cast<uint32_t>(d.in(1, reserve));
+  const uint64_t chunk_packets = reserve / p.reserved_chunks;
+  p.descriptor_threshold_bytes = d.log_in(1, chunk_packets * p.packet_bytes);
+  // At least two packets reserved (the opening stores two of collective 0 at once).
+  const uint64_t c = (p.descriptor_threshold_bytes + p.packet_bytes - 1) / p.packet_bytes;
+  if (p.reserved_chunks * c < 2) p.reserved_chunks = 2;
+  p.credit_packet_bytes = static_cast<uint32_t>(d.log_in(8, 64));
   p.work_queue_descriptors = static_cast<uint32_t>(d.log_in(1, 64));
   p.send_queue_descriptors = static_cast<uint32_t>(d.log_in(1, 16));
   p.ri_cycles = static_cast<uint32_t>(d.in(1, 8));
@@ -132,7 +149,6 @@ uint32_t draw_unit_params(draw& d, uint64_t seed, bcast_unit_params& p) {
   p.descriptor_cycles = static_cast<uint32_t>(d.in(1, 8));
   p.dispatch_cycles = static_cast<uint32_t>(d.in(1, 8));
   p.send_cycles = static_cast<uint32_t>(d.in(1, 8));
-  p.packet_bytes = 512;
   p.input_buffer_bytes = static_cast<uint32_t>(d.log_in(512, 16384));
   p.output_buffer_bytes = static_cast<uint32_t>(d.log_in(512, 16384));
   p.vcs = 3;
@@ -153,17 +169,10 @@ uint64_t draw_router_around_unit(draw& d, uint64_t seed, uint64_t period, stimul
 }
 
 // Collectives, children drawn from a shared pool of terminals and neighbouring units; their
-// Membership lists go into s. The opening's roles (see arrival_writer::opening): collective
-// 0 (the filler, two or more children) maps to an Rx-queue above collective 1's, and
-// collective 2 to a third queue when there is one.
+// Membership lists go into s. Half of them have their data relayed by a parent unit (this
+// unit returns it credits). Collective 0 has two or more children (the opening's, see
+// arrival_writer::opening).
 std::vector<collective_plan> draw_collectives(draw& d, uint32_t ncoll, stimulus& s) {
-  const uint32_t nq = s.params.rx_queues;
-  const auto role_fits = [nq](const std::vector<collective_plan>& cs, uint32_t ci, uint32_t id) {
-    const uint32_t q = id % nq;
-    if (ci == 0) return q != 0;
-    if (ci == 1) return q < cs[0].id % nq;
-    return ci > 2 || nq < 3 || (q != cs[0].id % nq && q != cs[1].id % nq);
-  };
   std::vector<membership_child> pool;
   for (network::terminal_id t = 0; t < 12; ++t) pool.push_back({t, network::invalid_id});
   for (network::router_id r = 0; r < 16; ++r) {
@@ -175,48 +184,32 @@ std::vector<collective_plan> draw_collectives(draw& d, uint32_t ncoll, stimulus&
     collective_plan& c = colls[ci];
     do {
       c.id = static_cast<uint32_t>(d.in(1, 5000));
-    } while (!role_fits(colls, ci, c.id) || !ids.insert(c.id).second);
+    } while (!ids.insert(c.id).second);
     c.children = static_cast<uint32_t>(d.log_in(ci == 0 ? 2 : 1, 16));
     std::vector<membership_child> left = pool;
     std::vector<membership_child>& kids = s.membership[c.id];
     for (uint32_t k = 0; k < c.children; ++k) {
       const auto pick = static_cast<size_t>(d.in(0, left.size() - 1));
       kids.push_back(left[pick]);
+      if (left[pick].unit_router != network::invalid_id) c.unit_children.push_back(left[pick].dst);
       left.erase(left.begin() + static_cast<std::ptrdiff_t>(pick));
     }
     c.sources[0] = static_cast<network::terminal_id>(d.in(20, 90));
     c.sources[1] = static_cast<network::terminal_id>(d.in(20, 90));
+    if (d.chance(50)) {  // relayed by a parent unit
+      c.cls = hw::ragasa::packet_class::relayed;
+      const auto r = static_cast<network::router_id>(d.in(0, 15));
+      if (r != k_unit_router) s.membership_parent[c.id] = membership_child{2 * r + 100, r};
+    }
   }
   return colls;
 }
 
-// Data before its Mini Packet: bounded so it never fills Working Memory.
-void draw_early_data(draw& d, const bcast_unit_params& p, std::vector<collective_plan>& colls) {
-  uint64_t early_budget = p.working_memory_bytes - p.packet_bytes;
-  for (collective_plan& c : colls) {
-    if (!d.chance(35)) continue;
-    const auto n = static_cast<uint32_t>(d.in(1, 6));
-    if (uint64_t{n} * p.packet_bytes > early_budget) continue;
-    early_budget -= uint64_t{n} * p.packet_bytes;
-    c.mp_after = n;
+// Data before its Mini Packet: they wait at their queue's head (no entry, no reservation).
+void draw_early_data(draw& d, std::vector<collective_plan>& colls) {
+  for (size_t ci = 1; ci < colls.size(); ++ci) {
+    if (d.chance(35)) colls[ci].mp_after = static_cast<uint32_t>(d.in(1, 6));
   }
-}
-
-// Chunks never close early, so the open chunks and the data waiting for their Mini Packet
-// must leave room for a packet. A chunk is open while its collective has a message partly
-// stored; in one Rx-queue (FIFO) those are messages that were in progress together on the
-// link, at most max_active; so at most min(collectives, rx_queues * max_active) chunks are
-// open, each under the threshold: threshold <= (memory - early data - packet) / that.
-// Not a draw: a seed's other draws stay as they were.
-void limit_threshold(bcast_unit_params& p, const std::vector<collective_plan>& colls,
-                     uint32_t max_active) {
-  uint64_t early = 0;
-  for (const collective_plan& c : colls) early += uint64_t{c.mp_after} * p.packet_bytes;
-  const uint64_t room = p.working_memory_bytes - early - p.packet_bytes;  // early < memory
-  const uint64_t open =
-      std::min<uint64_t>(colls.size(), uint64_t{p.rx_queues} * max_active);
-  p.descriptor_threshold_bytes =
-      std::min<uint64_t>(p.descriptor_threshold_bytes, std::max<uint64_t>(1, room / open));
 }
 
 // Offered load: the copies a packet makes (children) against the output link's rate, from
@@ -243,43 +236,26 @@ class arrival_writer {
       : m_d(d), m_s(s), m_colls(colls), m_plan(plan), m_now(now) {}
 
   // A directed opening that makes the Receive Packet Scheduler choose between two waiting
-  // Rx-queues, so that a scheduler without round robin (rtl-fault-unfair) diverges at every
-  // seed, and Working Memory shared by copies to several children (rtl-fault-early-free).
-  // Collective 0 (the filler, two or more children) fills Working Memory with one complete
-  // message sent before its Mini Packet, so no full packet fits; then full one-packet
-  // messages of collectives 1 and 2 (distinct Rx-queues, both with their Mini Packet) wait
-  // at the heads of their Rx-queues, as many as the queues hold. The filler's Mini Packet,
-  // alone in its Rx-queue, frees the memory copy by copy, and the scheduler picks among
-  // queues that all hold packets. Round robin then takes the queues in turn and the faulty
-  // scheduler the lowest again: the two differ as soon as a queue below another holds two
-  // packets, which is why collective 1 is below the filler (with two Rx-queues, its queue
-  // is the only one full when the memory comes free). No deadlock: the filler's data are
-  // all in Working Memory before the others arrive (a gap), its Mini Packet queues behind
-  // no data, and the RI never holds a packet for a full Rx-queue before that Mini Packet.
+  // data queues, so that a scheduler without round robin (rtl-fault-unfair) diverges at
+  // every seed, and shares stored packets between two or more children
+  // (rtl-fault-early-free). Collective 0 sends rx_queue_packets + 1 one-packet messages
+  // handed off (its hand-off Rx-queue q) and as many relayed (Rx-queue rx_queues + q), all
+  // before its Mini Packet, so they wait at the heads of both queues, and the RI holds the
+  // next of each. Its Mini Packet lets both go at once: round robin takes q, then the relayed
+  // queue, the faulty scheduler q again (it holds a second packet, and collective 0 reserves
+  // two or more). No other data come before.
   void opening() {
     const bcast_unit_params& p = m_s.params;
-    const uint32_t waiting = std::min<uint32_t>(p.rx_queues, 3) - 1;  // collectives 1, 2
-    collective_plan& filler = m_colls[0];
-    // One scheduler pick and one RI move: Mini Packets this far apart reach their Rx-queues
-    // in order in both models (the RTL's RI takes one packet per clock, the model all
-    // those assembled at one edge).
     const uint64_t step = uint64_t{p.ri_cycles + p.scheduler_cycles + 2} * m_plan.period_ps;
-    for (uint32_t ci = 1; ci <= waiting; ++ci) {
-      emit_mp(m_colls[ci], false);
-      m_now += step;
-    }
-    const auto fill = static_cast<uint32_t>(p.working_memory_bytes / p.packet_bytes);
-    filler.mp_after = fill + 1;  // not before the opening sends it
-    send_message(0, fill);
-    m_now += (fill + 2) * step;
-    for (uint32_t k = 0; k < p.rx_queue_packets; ++k) {
-      for (uint32_t ci = 1; ci <= waiting; ++ci) send_message(ci, 1);
+    collective_plan& c = m_colls[0];
+    c.mp_after = ~0u;  // not before the opening sends it
+    for (uint32_t k = 0; k <= p.rx_queue_packets; ++k) {
+      send_message(0, 1, hw::ragasa::packet_class::handoff);
+      send_message(0, 1, hw::ragasa::packet_class::relayed);
     }
     m_now += step;
-    emit_mp(filler, false);
-    for (uint32_t k = 0; k < 3; ++k) {  // then all of them, interleaved
-      for (uint32_t ci = 0; ci <= waiting; ++ci) send_message(ci, 1);
-    }
+    emit_mp(c, false);
+    m_now += step;
   }
 
   // Until `end_ps` (then every message in progress is completed).
@@ -304,6 +280,7 @@ class arrival_writer {
     for (collective_plan& c : m_colls) {  // and the Mini Packets of collectives without data
       if (!c.mp_sent) emit_mp(c);
     }
+    for (collective_plan& c : m_colls) credit(c, c.data_sent);  // the last credit returns
   }
 
  private:
@@ -326,6 +303,7 @@ class arrival_writer {
   void emit_mp(collective_plan& c, bool gap = true) {
     arrival a;
     a.kind = packet_kind::control;
+    a.cls = hw::ragasa::packet_class::mini;
     a.src = k_manager_terminal;
     a.collective_id = c.id;
     a.size_bytes = 16 + 4 * c.children;
@@ -363,18 +341,38 @@ class arrival_writer {
     if (c.mp_after == 0 && !c.mp_sent) emit_mp(c);  // before its first data
   }
 
-  // A whole message of `count` full packets, back to back (the opening's).
-  void send_message(uint32_t ci, uint32_t count) {
+  // A whole message of `count` full packets of class `cls`, back to back (the opening's).
+  void send_message(uint32_t ci, uint32_t count, hw::ragasa::packet_class cls) {
     m_active.push_back(new_message(ci, count, m_s.params.packet_bytes));
-    while (!m_active.empty()) send_next(0, false);
+    while (!m_active.empty()) send_next(0, false, cls);
   }
 
-  void send_next(size_t k, bool gap = true) {
+  // Credit returns from the collective's child units for its data packets up to `upto`
+  // (after its Mini Packet: the unit ignores returns for a broadcast it has no entry for).
+  void credit(collective_plan& c, uint32_t upto) {
+    if (!c.mp_sent || upto <= c.credited || c.unit_children.empty()) return;
+    for (network::terminal_id child : c.unit_children) {
+      arrival a;
+      a.kind = packet_kind::control;
+      a.cls = hw::ragasa::packet_class::credit;
+      a.src = child;
+      a.collective_id = c.id;
+      a.count = upto - c.credited;
+      a.size_bytes = m_s.params.credit_packet_bytes;
+      a.msg_bytes = a.size_bytes;
+      emit(a, false);
+    }
+    c.credited = upto;
+  }
+
+  void send_next(size_t k, bool gap = true,
+                 std::optional<hw::ragasa::packet_class> cls = std::nullopt) {
     const bcast_unit_params& p = m_s.params;
     message_plan& m = m_active[k];
     collective_plan& c = m_colls[m.collective];
     arrival a;
     a.kind = packet_kind::data;
+    a.cls = cls ? *cls : c.cls;
     a.src = m.src;
     a.collective_id = c.id;
     a.msg_id = m.msg_id;
@@ -387,6 +385,9 @@ class arrival_writer {
     emit(a, gap);
     ++c.data_sent;
     if (!c.mp_sent && c.data_sent >= c.mp_after) emit_mp(c);
+    const uint32_t every = m_plan.credit_every;
+    if (c.data_sent >= c.credited + m_plan.credit_lag + every)
+      credit(c, c.data_sent - m_plan.credit_lag);
     if (++m.next == m.count) {
       --c.in_progress;
       m_active.erase(m_active.begin() + static_cast<std::ptrdiff_t>(k));
@@ -404,14 +405,12 @@ class arrival_writer {
 
 }  // namespace
 
-// Limits kept (rtl/bcast_pkg.sv and a unit that cannot deadlock): 3..12 collectives (so at
-// most 16 with data at once and no Membership entry ever needs freeing), 1..16 children
+// Limits kept (rtl/bcast_pkg.sv and the unit's premises, hw/ragasa/README.md): 3..12
+// collectives (Working Memory holds all their reservations and the Membership Table all
+// their entries, so no Mini Packet waits and no entry ever needs freeing), 1..16 children
 // each, at most 4 messages in progress per collective, msg_id < 2^32, the RI never over 64
-// packets (driver), at most 64 packets in Working Memory (so at most 64 closed chunks),
-// data that arrives before its collective's Mini Packet never fills Working Memory (it
-// cannot be sent before the MP, which may queue behind it), except in the opening, whose
-// filler's MP queues behind nothing; open chunks and such data always leave a packet's
-// room (limit_threshold).
+// packets a VC (driver), no data packet under 1/64 of Working Memory (so at most 64 closed
+// chunks), and child units return credits for all the data of their collective.
 // Every seed begins with the opening (arrival_writer::opening), so that both fault builds
 // diverge at every seed; random traffic follows.
 // Keep the order of the draws: the co-simulation regression depends on a seed's exact stimulus.
@@ -423,14 +422,16 @@ stimulus random_stimulus(uint64_t seed, uint64_t cycles) {
   const uint32_t ncoll = draw_unit_params(d, seed, s.params);
   traffic_plan plan;
   plan.period_ps = s.period_ps();
-  plan.min_bytes = static_cast<uint32_t>((s.params.working_memory_bytes + 63) / 64);
+  plan.min_bytes = static_cast<uint32_t>(
+      std::min<uint64_t>(s.params.packet_bytes, (s.params.working_memory_bytes + 63) / 64));
   plan.in_ps_per_byte = draw_router_around_unit(d, seed, plan.period_ps, s);
   std::vector<collective_plan> colls = draw_collectives(d, ncoll, s);
-  draw_early_data(d, s.params, colls);
+  draw_early_data(d, colls);
   plan.max_active = static_cast<uint32_t>(d.in(1, 8));
-  limit_threshold(s.params, colls, plan.max_active);
   plan.mean_gap_ps = draw_mean_gap_ps(d, colls, s, plan.in_ps_per_byte);
   plan.pause_permille = static_cast<uint32_t>(d.in(0, 20));
+  plan.credit_every = static_cast<uint32_t>(d.in(1, 8));
+  plan.credit_lag = static_cast<uint32_t>(d.in(0, 16));
   const uint64_t start_ps = d.in(0, 20) * plan.period_ps;
   arrival_writer writer(d, s, colls, plan, start_ps);
   writer.opening();
@@ -452,9 +453,10 @@ std::string summary(const stimulus& s) {
      << p.descriptor_threshold_bytes << " B, work queue " << p.work_queue_descriptors
      << ", send queue " << p.send_queue_descriptors << ", cycles " << p.ri_cycles << "/"
      << p.scheduler_cycles << "/" << p.descriptor_cycles << "/" << p.dispatch_cycles << "/"
-     << p.send_cycles << ", buffers in " << p.input_buffer_bytes << " B out "
-     << p.output_buffer_bytes << " B; sink " << s.sink.ps_per_byte << " ps/B, credit after "
-     << s.sink.credit_delay_ps << " + [0, " << s.sink.credit_jitter_ps << "] ps";
+     << p.send_cycles << ", reserved chunks " << p.reserved_chunks << ", buffers in "
+     << p.input_buffer_bytes << " B out " << p.output_buffer_bytes << " B; sink "
+     << s.sink.ps_per_byte << " ps/B, credit after " << s.sink.credit_delay_ps << " + [0, "
+     << s.sink.credit_jitter_ps << "] ps";
   return os.str();
 }
 

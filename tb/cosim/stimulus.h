@@ -9,6 +9,7 @@
 #pragma once
 
 #include "hw/ragasa/bcast_unit_base.h"
+#include "hw/ragasa/packet_fields.h"
 #include "tlm/link.h"
 #include "tlm/packet.h"
 
@@ -24,12 +25,14 @@ namespace bcastsim::tb::cosim {
 
 // One packet entering the unit's `in`, as the router's unit link delivers it: BEGIN_REQ is
 // called at send_ps with the delay annotation head_ps - send_ps (the head flit is in at
-// head_ps); the tail is in at tail_ps (packet.tail_time). VC 0.
+// head_ps); the tail is in at tail_ps (packet.tail_time). Its class (hand-off or relayed
+// data, Mini Packet, credit return) decides its VC (hw/ragasa/packet_fields.h).
 struct arrival {
   uint64_t send_ps = 0;
   uint64_t head_ps = 0;
   uint64_t tail_ps = 0;
   tlm_net::packet_kind kind = tlm_net::packet_kind::data;
+  hw::ragasa::packet_class cls = hw::ragasa::packet_class::handoff;
   network::terminal_id src = network::invalid_id;
   network::terminal_id dst = network::invalid_id;
   network::router_id unit_router = network::invalid_id;
@@ -65,12 +68,14 @@ struct stimulus {
   // The data packets each collective brings to the unit, as its Mini Packet says (step 10
   // frees the entry when they have all been sent); a collective not listed keeps its entry.
   std::map<uint32_t, uint64_t> membership_packets;
+  // The unit each collective's data come from (credit returns go to it); none when not listed.
+  std::map<uint32_t, hw::ragasa::membership_child> membership_parent;
   std::vector<arrival> arrivals;  // in send order
-  // The driver of `in` acts as the router: it spends the unit's input_buffer_bytes credits
-  // (VC 0), which come back credit_latency_ps after the unit returns them (the unit link's
-  // latency), and it never has more than max_ri_packets packets in the unit's RI.
+  // The driver of `in` acts as the router: it spends the unit's input_buffer_bytes credits of
+  // each VC, which come back credit_latency_ps after the unit returns them (the unit link's
+  // latency), and it never has more than max_ri_packets packets of a VC in the unit's RI.
   uint64_t credit_latency_ps = 0;
-  uint32_t max_ri_packets = 64;  // RI_MAX of rtl/bcast_pkg.sv
+  uint32_t max_ri_packets = 64;  // RI_MAX of rtl/bcast_pkg.sv (a VC)
   sink_params sink;
 
   uint64_t period_ps() const;

@@ -4,14 +4,19 @@
 //   - replays of the 72-node Ragasa study (experiments/ragasa/df72.yaml) at 1 KiB, 16 KiB
 //     and 1 MiB, and with all 72 nodes broadcasting over background traffic, recorded with
 //     `bcastsim run --record-unit-inputs`: no divergence;
+//   - a directed replay where a Mini Packet waits for its reservation: no divergence;
 //   - the RTL's deliberate faults (rtl-fault-unfair, rtl-fault-early-free) on a stimulus that
 //     exercises them and that the fault-free RTL passes: exit 1, the first divergence named;
 //     and at every seed of 1-8: exit 1, no NOT EXERCISED.
 #include "cli_runner.h"
+#include "hw/ragasa/packet_fields.h"
 #include "tb/cosim/stimulus.h"
+
+#include <nlohmann/json.hpp>
 
 #include <boost/test/unit_test.hpp>
 
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -131,13 +136,113 @@ BOOST_AUTO_TEST_CASE(rtl_fault_unfair_is_caught) {
                   }));
 }
 
-// Memory freed one copy early: Working Memory short, several children per collective.
+// Memory freed one copy early: small reservations (a broadcast's data wait for its own
+// memory), several children per collective.
 BOOST_AUTO_TEST_CASE(rtl_fault_early_free_is_caught) {
   fault_is_caught("rtl-fault-early-free", seed_where([](const tb::cosim::stimulus& s) {
                     for (const auto& [id, kids] : s.membership)
                       if (kids.size() < 2) return false;
-                    return s.params.working_memory_bytes <= 4096 && offered_load(s) >= 1.0;
+                    const uint64_t reserved = hw::ragasa::reservation_bytes(
+                        s.params, hw::ragasa::membership_source::keep_entry);
+                    return reserved <= 2 * s.params.packet_bytes && offered_load(s) >= 1.0;
                   }));
+}
+
+namespace {
+
+// A directed replay of the deadlock-free design's admission (hw/ragasa/README.md, mechanism
+// 3): Working Memory of 2 KiB, three broadcasts of two 512 B packets each reserving 1 KiB,
+// so the third Mini Packet waits at the control queue's head (its data at their Rx-queue's)
+// until step 10 frees the first broadcast's entry and reservation. Broadcast 1 has a parent
+// unit (the unit sends it credit returns), broadcast 2 is relayed to it (Rx-queue bank 2)
+// and has a child unit.
+std::string admission_replay() {
+  using tb::cosim::arrival;
+  hw::ragasa::bcast_unit_params p;
+  p.working_memory_bytes = 2048;
+  p.descriptor_threshold_bytes = 512;
+  std::vector<nlohmann::json> lines;
+  lines.push_back({{"type", "unit"},
+                   {"unit", "unit_1"},
+                   {"router", 1},
+                   {"terminal", 2},
+                   {"params", tb::cosim::to_json(p)},
+                   {"port", {{"bandwidth_gib_per_s", 21.0}, {"latency_ns", 1.0}}},
+                   {"credit_delay_ps", 5000}});
+  const nlohmann::json terminals = {{0, 4294967295u}, {1, 4294967295u}};
+  lines.push_back({{"type", "membership"},
+                   {"unit", "unit_1"},
+                   {"collective_id", 1},
+                   {"children", terminals},
+                   {"packets", 2},
+                   {"parent", {10, 5}}});
+  lines.push_back({{"type", "membership"},
+                   {"unit", "unit_1"},
+                   {"collective_id", 2},
+                   {"children", {{0, 4294967295u}, {12, 6}}},
+                   {"packets", 2}});
+  lines.push_back({{"type", "membership"},
+                   {"unit", "unit_1"},
+                   {"collective_id", 3},
+                   {"children", terminals},
+                   {"packets", 2}});
+  uint64_t t = 1000;
+  auto packet = [&](const arrival& a) {
+    arrival b = a;
+    b.send_ps = b.head_ps = t;
+    b.tail_ps = t + 25 * b.size_bytes;
+    t = b.tail_ps;
+    nlohmann::json j = tb::cosim::to_json(b);
+    j["type"] = "packet";
+    j["unit"] = "unit_1";
+    lines.push_back(j);
+  };
+  for (uint32_t id = 1; id <= 3; ++id) {
+    arrival mp;
+    mp.kind = tlm_net::packet_kind::control;
+    mp.cls = hw::ragasa::packet_class::mini;
+    mp.src = 3;
+    mp.dst = 2;
+    mp.unit_router = 1;
+    mp.collective_id = id;
+    mp.count = 1;
+    mp.size_bytes = mp.msg_bytes = 24;
+    packet(mp);
+  }
+  for (uint32_t id = 1; id <= 3; ++id) {
+    for (uint32_t k = 0; k < 2; ++k) {
+      arrival d;
+      d.cls = id == 2 ? hw::ragasa::packet_class::relayed : hw::ragasa::packet_class::handoff;
+      d.src = 20 + id;
+      d.dst = 2;
+      d.unit_router = 1;
+      d.collective_id = id;
+      d.msg_id = id;
+      d.index = k;
+      d.count = 2;
+      d.size_bytes = 512;
+      d.msg_bytes = 1024;
+      packet(d);
+    }
+  }
+  const std::string file = fresh_dir() + "/admission.jsonl";
+  std::ofstream out(file);
+  for (const nlohmann::json& j : lines) out << j.dump() << "\n";
+  return file;
+}
+
+}  // namespace
+
+// The RTL equals the model where a Mini Packet waits for a reservation, and sends the same
+// credit returns; the coverage line shows both happened in the reference.
+BOOST_AUTO_TEST_CASE(rtl_replay_admission_waits_for_a_reservation) {
+  const outcome o = run_cli("cosim --dut rtl --replay " + admission_replay());
+  BOOST_TEST_MESSAGE(o.output);
+  BOOST_TEST(o.code == 0, o.output);
+  BOOST_TEST(contains(o.output, "PASS: no divergence"), o.output);
+  BOOST_TEST(!contains(o.output, "membership stall 0 cycles"), o.output);
+  // Broadcast 1: two one-packet batches (a chunk is 512 B), each a credit return.
+  BOOST_TEST(contains(o.output, "credit returns 2"), o.output);
 }
 
 namespace {

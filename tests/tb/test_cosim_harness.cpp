@@ -99,10 +99,21 @@ BOOST_AUTO_TEST_CASE(random_stimulus_is_deterministic_and_within_rtl_limits) {
         for (const auto& k : kids) distinct.insert({k.dst, k.unit_router});
         BOOST_TEST(distinct.size() == kids.size());
       }
+      // Working Memory holds every collective's reservation (no Mini Packet ever waits),
+      // each of two packets or more (or all of its data).
+      uint64_t reserved = 0;
+      for (const auto& [id, n] : s.membership_packets) {
+        const uint64_t r = hw::ragasa::reservation_bytes(p, n);
+        BOOST_TEST(r >= std::min<uint64_t>(n, 2) * p.packet_bytes);
+        reserved += r;
+      }
+      BOOST_TEST(reserved <= p.working_memory_bytes);
       // Arrivals: in time order, every collective's Mini Packet once, messages complete,
-      // at most 4 in progress per collective, Working Memory never over 64 packets.
+      // at most 4 in progress per collective, Working Memory never over 64 packets (or
+      // whole packets only), every unit child returning credits for all the data.
       std::map<uint32_t, uint32_t> mini;
-      std::map<std::pair<uint32_t, uint64_t>, uint32_t> next;  // (src, msg) -> next index
+      std::map<std::pair<uint32_t, uint32_t>, uint64_t> credited;  // (collective, child)
+      std::map<std::pair<uint32_t, uint64_t>, uint32_t> next;      // (src, msg) -> next index
       std::map<uint32_t, uint32_t> in_progress;
       uint64_t last = 0;
       for (const arrival& a : s.arrivals) {
@@ -111,20 +122,35 @@ BOOST_AUTO_TEST_CASE(random_stimulus_is_deterministic_and_within_rtl_limits) {
         BOOST_TEST((a.send_ps <= a.head_ps && a.head_ps <= a.tail_ps));
         BOOST_TEST((a.size_bytes >= 1 && a.size_bytes <= p.packet_bytes));
         BOOST_TEST(s.membership.count(a.collective_id) == 1u);
+        if (a.cls == hw::ragasa::packet_class::credit) {
+          BOOST_TEST(mini[a.collective_id] == 1u);  // after its Mini Packet
+          BOOST_TEST(a.size_bytes == p.credit_packet_bytes);
+          credited[{a.collective_id, a.src}] += a.count;
+          continue;
+        }
         if (a.kind == tlm_net::packet_kind::control) {
+          BOOST_TEST((a.cls == hw::ragasa::packet_class::mini));
           ++mini[a.collective_id];
           BOOST_TEST(a.size_bytes == 16 + 4 * s.membership.at(a.collective_id).size());
           continue;
         }
         BOOST_TEST(a.msg_id < (uint64_t{1} << 32));
-        BOOST_TEST(a.size_bytes * 64 >= p.working_memory_bytes);
+        BOOST_TEST((a.size_bytes * 64 >= p.working_memory_bytes || a.size_bytes == p.packet_bytes));
         uint32_t& n = next[{a.src, a.msg_id}];
         BOOST_TEST(a.index == n);
         if (n == 0) ++in_progress[a.collective_id];
         BOOST_TEST(in_progress[a.collective_id] <= 4u);
         if (++n == a.count) --in_progress[a.collective_id];
       }
-      for (const auto& [id, kids] : s.membership) BOOST_TEST(mini[id] == 1u);
+      for (const auto& [id, kids] : s.membership) {
+        BOOST_TEST(mini[id] == 1u);
+        for (const hw::ragasa::membership_child& k : kids) {
+          if (k.unit_router == network::invalid_id) continue;
+          const auto n = s.membership_packets.find(id);
+          const uint64_t got = credited[std::make_pair(id, k.dst)];
+          BOOST_TEST(got == (n == s.membership_packets.end() ? 0 : n->second));
+        }
+      }
       for (const auto& [id, n] : in_progress) BOOST_TEST(n == 0u);
       BOOST_TEST(last >= 20000 * s.period_ps() / 2);  // about `cycles` long
     }

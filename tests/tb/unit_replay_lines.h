@@ -29,6 +29,7 @@ inline std::vector<nlohmann::json> unit_replay_lines() {
                    {"children", {{0, 4294967295u}, {1, 4294967295u}}}});
   arrival mp;
   mp.kind = tlm_net::packet_kind::control;
+  mp.cls = hw::ragasa::packet_class::mini;
   mp.src = 3;
   mp.dst = 2;
   mp.unit_router = 1;
@@ -38,6 +39,7 @@ inline std::vector<nlohmann::json> unit_replay_lines() {
   mp.head_ps = mp.tail_ps = 1000;
   arrival data = mp;
   data.kind = tlm_net::packet_kind::data;
+  data.cls = hw::ragasa::packet_class::handoff;
   data.src = 5;
   data.size_bytes = data.msg_bytes = 512;
   data.send_ps = 2000;
