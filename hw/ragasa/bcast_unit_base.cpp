@@ -64,6 +64,38 @@ bcast_unit_base::bcast_unit_base(const sc_core::sc_module_name& name, network::t
                   credit_returns);
 }
 
+tlm_net::packet* bcast_unit_base::make_credit_return(uint32_t collective, uint32_t packets,
+                                                     const membership_child& parent,
+                                                     const sc_core::sc_time& now,
+                                                     uint64_t entropy_index) {
+  const uint32_t bytes = m_params.credit_packet_bytes;
+  tlm_net::packet* p = m_pool.acquire();
+  p->src = m_terminal;
+  p->dst = parent.dst;
+  p->offload = to_unit(parent.unit_router, packet_class::credit);
+  p->kind = tlm_net::packet_kind::control;
+  p->vc = 0;
+  p->size_bytes = bytes;
+  p->msg_id = 0;
+  p->tag = 0;
+  p->msg_seq = 0;
+  p->collective_id = collective;
+  p->msg_bytes = bytes;
+  p->buf_offset = 0;
+  p->index = 0;
+  p->count = packets;
+  p->created = now;
+  p->injected = now;
+  p->tail_time = now;
+  p->routers = 0;
+  if (m_routing)
+    m_routing->init_state(m_terminal, parent.dst,
+                          network::packet_entropy(m_params.seed, m_terminal, entropy_index),
+                          p->route);
+  ++credit_returns;
+  return p;
+}
+
 uint64_t reservation_bytes(const bcast_unit_params& p, uint64_t packets) {
   const uint64_t s = p.packet_bytes;
   const uint64_t chunk = std::max<uint64_t>(1, (p.descriptor_threshold_bytes + s - 1) / s);

@@ -212,6 +212,12 @@ class bcast_unit_base : public sc_core::sc_module {
                   const bcast_unit_params& params, tlm_net::packet_pool& pool,
                   const membership_source& membership, const network::routing_policy* routing);
 
+  // A credit return for `packets` of `collective` to its parent unit (README.md, mechanism
+  // 4), counted: both models send this packet. `entropy_index` seeds its route.
+  tlm_net::packet* make_credit_return(uint32_t collective, uint32_t packets,
+                                      const membership_child& parent, const sc_core::sc_time& now,
+                                      uint64_t entropy_index);
+
   bcast_unit_params m_params;
   network::terminal_id m_terminal;
   tlm_net::packet_pool& m_pool;

@@ -86,30 +86,7 @@ bool bcast_unit::send_credit(const sc_time& now) {
     return false;
   }
   const credit_return r = m_credit_out.pop();
-  packet* p = m_pool.acquire();
-  p->src = m_terminal;
-  p->dst = r.parent.dst;
-  p->offload = to_unit(r.parent.unit_router, packet_class::credit);
-  p->kind = tlm_net::packet_kind::control;
-  p->vc = 0;
-  p->size_bytes = bytes;
-  p->msg_id = 0;
-  p->tag = 0;
-  p->msg_seq = 0;
-  p->collective_id = r.collective;
-  p->msg_bytes = bytes;
-  p->buf_offset = 0;
-  p->index = 0;
-  p->count = r.packets;
-  p->created = now;
-  p->injected = now;
-  p->tail_time = now;
-  p->routers = 0;
-  if (m_routing)
-    m_routing->init_state(m_terminal, r.parent.dst,
-                          network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),
-                          p->route);
-  ++credit_returns;
+  packet* p = make_credit_return(r.collective, r.packets, r.parent, now, m_next_packet++);
   const sc_time t = m_out.send(out, *p, now);
   m_out.set_busy_until(edge(now + t));
   if (t > sc_core::SC_ZERO_TIME) m_agenda.push(m_out.busy_until(), action{});

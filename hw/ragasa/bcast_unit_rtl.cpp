@@ -490,31 +490,8 @@ class bcast_unit_rtl final : public bcast_unit_base {
   // The SI sends the credit return the core let go at this edge: a control packet to the
   // broadcast's parent unit, as the SystemC model builds it.
   void inject_credit(const credit_return& r, const sc_core::sc_time& now) {
-    const uint32_t bytes = m_params.credit_packet_bytes;
-    tlm_net::packet* p = m_pool.acquire();
-    p->src = m_terminal;
-    p->dst = r.parent.dst;
-    p->offload = to_unit(r.parent.unit_router, packet_class::credit);
-    p->kind = tlm_net::packet_kind::control;
-    p->vc = 0;
-    p->size_bytes = bytes;
-    p->msg_id = 0;
-    p->tag = 0;
-    p->msg_seq = 0;
-    p->collective_id = r.collective;
-    p->msg_bytes = bytes;
-    p->buf_offset = 0;
-    p->index = 0;
-    p->count = r.packets;
-    p->created = now;
-    p->injected = now;
-    p->tail_time = now;
-    p->routers = 0;
-    if (m_routing)
-      m_routing->init_state(m_terminal, r.parent.dst,
-                            network::packet_entropy(m_params.seed, m_terminal, m_next_packet++),
-                            p->route);
-    ++credit_returns;
+    tlm_net::packet* p =
+        make_credit_return(r.collective, r.packets, r.parent, now, m_next_packet++);
     const sc_core::sc_time t = m_out.send(out, *p, now);
     m_out.set_busy_until(edge(now + t));
   }
