@@ -356,12 +356,14 @@ void summary(const nlohmann::json& r, const summary_row& row) {
   row("ragasa membership") << "peak " << u["membership_peak_entries"] << " of "
                            << u["membership_entries"] << " entries (highest unit), "
                            << u["membership_freed"] << " freed; " << su["mini_packets_held"]
-                           << " Mini Packets held for a free entry ("
+                           << " Mini Packets held for a free entry and its Working Memory ("
                            << format_ns(su["mini_packet_wait_ns"].get<double>()) << " summed)\n";
   const uint64_t mini = su["mini_packets"].get<uint64_t>();
+  const uint64_t credits = u["credit_returns"].get<uint64_t>();  // each taken in by a parent
   row("ragasa units") << u["replicating"] << " of " << u["count"] << " replicating; took in "
                       << u["packets_in"] << " packets (" << mini << " Mini Packets, "
-                      << u["packets_in"].get<uint64_t>() - mini << " data), made "
+                      << (credits ? std::to_string(credits) + " credit returns, " : "")
+                      << u["packets_in"].get<uint64_t>() - mini - credits << " data), made "
                       << u["packets_out"] << " copies (" << u["bytes_replicated"] << " B), busiest "
                       << u["busiest"].get<std::string>() << " (" << u["busiest_packets_out"]
                       << ")\n";

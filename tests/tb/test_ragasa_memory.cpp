@@ -156,6 +156,24 @@ BOOST_AUTO_TEST_CASE(a_parent_unit_never_sends_beyond_its_child_s_reservation) {
   }
 }
 
+// The run's summary splits what the units took in: Mini Packets, credit returns, data.
+BOOST_AUTO_TEST_CASE(the_summary_counts_credit_returns_apart_from_data) {
+  const std::string dir = fresh_dir();
+  const outcome o =
+      run_cli("run --set collective.algorithm=ragasa --set ragasa.relay=unit --out " + dir);
+  BOOST_REQUIRE_MESSAGE(o.code == 0, o.output);
+  std::ifstream in(dir + "/result.json");
+  const json r = json::parse(in);
+  const uint64_t taken = r["ragasa"]["units"]["packets_in"];
+  const uint64_t mini = r["ragasa"]["setup"]["mini_packets"];
+  const uint64_t credits = r["ragasa"]["units"]["credit_returns"];
+  BOOST_TEST(credits > 0u);
+  BOOST_TEST(contains(o.output, "(" + std::to_string(mini) + " Mini Packets, " +
+                                    std::to_string(credits) + " credit returns, " +
+                                    std::to_string(taken - mini - credits) + " data)"),
+             o.output);
+}
+
 // A unit port with fewer than three VCs cannot keep the classes apart: refused up front.
 BOOST_AUTO_TEST_CASE(ragasa_with_fewer_than_three_vcs_is_refused_naming_the_key) {
   const outcome o = run_cli("run -q --set collective.algorithm=ragasa --set router.vcs=2");
@@ -166,8 +184,8 @@ BOOST_AUTO_TEST_CASE(ragasa_with_fewer_than_three_vcs_is_refused_naming_the_key)
 
 // A credit return larger than a packet would never find room in the router's buffers.
 BOOST_AUTO_TEST_CASE(a_credit_return_larger_than_a_packet_is_refused_naming_the_key) {
-  const outcome o = run_cli(
-      "run -q --set collective.algorithm=ragasa --set ragasa.credit_packet_bytes=40886");
+  const outcome o =
+      run_cli("run -q --set collective.algorithm=ragasa --set ragasa.credit_packet_bytes=40886");
   BOOST_TEST(o.code == 2, o.output);
   BOOST_TEST(contains(o.output, "ragasa.credit_packet_bytes = 40886"), o.output);
   BOOST_TEST(contains(o.output, "allowed: 1 to 512"), o.output);
